@@ -1,0 +1,96 @@
+/**
+ * build/ — the Node-only side of the project. Only this folder and src/node/ may import node
+ * built-ins, gray-matter, fast-glob or yaml. This file holds the build's in-memory model: what
+ * `load-content.ts` produces from a content folder and `write-tree.ts` turns into the static tree.
+ */
+import type { SkillStats } from '../src/schemas.ts';
+
+/** One validated skill, everything the output needs. */
+export interface SkillRecord {
+  /** `<owner>/<repo>` as written in the folder names. */
+  id: string;
+  owner: string;
+  repo: string;
+  /** Folder relative to the content folder, for messages (`skills/owner/repo`). */
+  dir: string;
+  /** Display name (skill.json override, else front matter). */
+  name: string;
+  /** Full description (skill.json override, else front matter). */
+  description: string;
+  /** Markdown body of SKILL.md (front matter removed, BOM removed, line endings as written). */
+  body: string;
+  /** Raw SKILL.md text, front matter included (BOM removed). */
+  raw: string;
+  /** SHA-256 hex of the raw SKILL.md bytes. */
+  sha: string;
+  /** Byte length of SKILL.md. */
+  size: number;
+  /** Front matter as parsed (plain data, dates as ISO strings). */
+  frontMatter: Record<string, unknown>;
+  stars: number;
+  forks: number;
+  watchers: number;
+  openIssues: number;
+  license: string;
+  createdAt: string;
+  updatedAt: string;
+  pushedAt: string;
+  author: { name: string; avatar: string };
+  /** Category slugs as listed (top-level or subcategory), sorted, unique. */
+  categories: string[];
+  /** Platform ids, sorted, unique. */
+  platforms: string[];
+  /** One entry per platform of the skill: skill.json override, else the platform template. */
+  installCommands: Record<string, string>;
+  /** `.claude-plugin/marketplace.json` exists. */
+  hasIndex: boolean;
+  stats: SkillStats;
+}
+
+/** A localized name/description pair. */
+export interface Localized {
+  name: string;
+  description: string;
+}
+
+export interface SubcategoryDef {
+  slug: string;
+  name: string;
+  description: string;
+  translations: Record<string, Partial<Localized>>;
+}
+
+export interface CategoryDef {
+  slug: string;
+  icon: string;
+  group: 'technical' | 'professional';
+  name: string;
+  description: string;
+  translations: Record<string, Partial<Localized>>;
+  subcategories: SubcategoryDef[];
+}
+
+export interface PlatformDef {
+  id: string;
+  name: string;
+  /** Install command template with `{owner}`, `{repo}`, `{id}`, `{name}`. */
+  install: string;
+}
+
+/** Everything loaded from a content folder, validated. */
+export interface Content {
+  /** Sorted by id. */
+  skills: SkillRecord[];
+  categories: CategoryDef[];
+  platforms: PlatformDef[];
+}
+
+/** One problem found in the content: `file` relative to the content folder, `field` when known. */
+export interface Problem {
+  file: string;
+  field?: string;
+  message: string;
+}
+
+/** Writes one JSON file of the output (path relative to the output folder, from src/paths.ts). */
+export type Emit = (path: string, data: unknown) => Promise<void>;

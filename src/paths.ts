@@ -1,0 +1,106 @@
+/**
+ * The static layout: where the build writes each resource and where the runtime reads it.
+ * This file is the contract between `build/` and `src/`; both import it, neither hard-codes a path.
+ *
+ * All paths are relative to the output folder (no leading slash), always end in `.json`, and use
+ * names starting with `_` or containing `.` for everything that is not a skill or category, so no
+ * `owner` (`[A-Za-z0-9-]`), category slug or platform id (`[a-z0-9-]`) can collide with them.
+ *
+ * | canonical URL                                   | static file                                              |
+ * |-------------------------------------------------|----------------------------------------------------------|
+ * | /api/v1/skills/:owner/:repo                     | api/v1/skills/:owner/:repo/index.json                    |
+ * | /api/v1/skills/:owner/:repo/content             | api/v1/skills/:owner/:repo/content.json                  |
+ * | /api/v1/skills/:owner/:repo/stats               | api/v1/skills/:owner/:repo/stats.json                    |
+ * | /api/v1/skills?sort=S&order=O&page=P            | api/v1/skills/_list/all/S-O/P.json                       |
+ * | /api/v1/skills?category=C&sort=S&order=O&page=P | api/v1/skills/_list/category/C/S-O/P.json                |
+ * | /api/v1/skills?platform=X&sort=S&order=O&page=P | api/v1/skills/_list/platform/X/S-O/P.json                |
+ * | /api/v1/categories/:slug/skills?…               | same files as `/api/v1/skills?category=:slug&…`          |
+ * | /api/v1/categories?locale=L                     | api/v1/categories/index.json (en), index.L.json (others) |
+ * | /api/v1/categories/:slug?locale=L               | api/v1/categories/:slug/index.json, index.L.json         |
+ *
+ * List pages hold exactly the body of the canonical answer at the default limit (20); page files
+ * exist for pages 1..totalPages (page 1 always, even when empty). Defaults: sort `stars`, order `desc`.
+ */
+
+/** Version of the static tree layout and manifest; the runtime rejects any other. */
+export const FORMAT_VERSION = 1;
+
+/** Prefix of every API path and file. */
+export const API_PREFIX = 'api/v1';
+/** The build manifest (see `Manifest` in manifest.ts). */
+export const MANIFEST_PATH = `${API_PREFIX}/manifest.json`;
+
+/** Page size of the pre-built list pages (the spec's default `limit`). */
+export const PAGE_SIZE = 20;
+export const MAX_LIMIT = 100;
+export const SORTS = ['stars', 'updated', 'name'] as const;
+export const ORDERS = ['asc', 'desc'] as const;
+export type Sort = (typeof SORTS)[number];
+export type Order = (typeof ORDERS)[number];
+export const DEFAULT_SORT: Sort = 'stars';
+export const DEFAULT_ORDER: Order = 'desc';
+export const DEFAULT_LOCALE = 'en';
+
+/** A list the build writes pages for: every skill, one category (with subcategories), one platform. */
+export type ListFilter = { kind: 'all' } | { kind: 'category'; slug: string } | { kind: 'platform'; id: string };
+
+/** Stable key of a list: `all`, `category/<slug>`, `platform/<id>` (also the manifest's `lists` key). */
+export function listKey(filter: ListFilter): string {
+  switch (filter.kind) {
+    case 'all':
+      return 'all';
+    case 'category':
+      return `category/${filter.slug}`;
+    case 'platform':
+      return `platform/${filter.id}`;
+  }
+}
+
+/** File of one skill resource. */
+export function skillPath(owner: string, repo: string, kind: 'detail' | 'content' | 'stats'): string {
+  const file = kind === 'detail' ? 'index' : kind;
+  return `${API_PREFIX}/skills/${owner}/${repo}/${file}.json`;
+}
+
+/** File of one pre-built list page (1-based `page`, `PAGE_SIZE` items). */
+export function listPagePath(filter: ListFilter, sort: Sort, order: Order, page: number): string {
+  return `${API_PREFIX}/skills/_list/${listKey(filter)}/${sort}-${order}/${page}.json`;
+}
+
+/**
+ * File holding a list's members as ordinals, in the given sort order: `{ "ordinals": number[] }`.
+ * An ordinal is a skill's 0-based position in the `all` list sorted `stars`/`desc`, so the summary
+ * of ordinal `n` is item `n % PAGE_SIZE` of `listPagePath({kind:'all'}, 'stars', 'desc', ⌊n / PAGE_SIZE⌋ + 1)`.
+ * The runtime uses these to answer combined filters (category + platform) at any page and limit.
+ */
+export function listOrdinalsPath(filter: ListFilter, sort: Sort, order: Order): string {
+  return `${API_PREFIX}/skills/_list/${listKey(filter)}/${sort}-${order}/ordinals.json`;
+}
+
+/** Where the summary of ordinal `n` lives: the page file and the index inside its `data`. */
+export function ordinalLocation(n: number): { path: string; index: number } {
+  return {
+    path: listPagePath({ kind: 'all' }, DEFAULT_SORT, DEFAULT_ORDER, Math.floor(n / PAGE_SIZE) + 1),
+    index: n % PAGE_SIZE,
+  };
+}
+
+/** File of the category list in one locale. */
+export function categoriesPath(locale: string): string {
+  return locale === DEFAULT_LOCALE ? `${API_PREFIX}/categories/index.json` : `${API_PREFIX}/categories/index.${locale}.json`;
+}
+
+/** File of one category record (with `topSkills`) in one locale. */
+export function categoryPath(slug: string, locale: string): string {
+  return locale === DEFAULT_LOCALE
+    ? `${API_PREFIX}/categories/${slug}/index.json`
+    : `${API_PREFIX}/categories/${slug}/index.${locale}.json`;
+}
+
+/** Skill path segments (DECISIONS §2). Anything else can never name a file of the tree. */
+export const OWNER_RE = /^(?!-)[A-Za-z0-9-]{1,39}(?<!-)$/;
+export const REPO_RE = /^(?!\.\.?$)(?!.*\.git$)[A-Za-z0-9._-]{1,100}$/;
+/** Category slugs and platform ids. */
+export const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Well-formed locale code (`en`, `de`, `zh-TW`, `pt-BR`, `sr-Latn`). */
+export const LOCALE_RE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;

@@ -1,0 +1,124 @@
+/**
+ * Zod schemas of every JSON shape the API answers with (spec "Resources and their fields").
+ * The runtime handler imports only the inferred *types* from here (so a Service Worker bundle
+ * carries no zod); tests, the typed client and the OpenAPI document use the schemas themselves.
+ */
+import { z } from 'zod';
+
+/** ISO 8601 UTC timestamp as written by the build (`2025-01-31T12:00:00.000Z`). */
+export const Timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/);
+/** Calendar date `YYYY-MM-DD`. */
+export const CalendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const Count = z.number().int().nonnegative();
+
+/** Item of the skill list (endpoint 1, 9). `description` is at most 200 characters. */
+export const SkillSummary = z.object({
+  id: z.string(),
+  owner: z.string(),
+  repo: z.string(),
+  name: z.string(),
+  description: z.string(),
+  stars: Count,
+  forks: Count,
+  updatedAt: Timestamp,
+  categories: z.array(z.string()),
+  platforms: z.array(z.string()),
+});
+export type SkillSummary = z.infer<typeof SkillSummary>;
+
+/** Skill detail (endpoint 2): the summary with the full description plus repository metadata. */
+export const SkillDetail = SkillSummary.extend({
+  content: z.string(),
+  watchers: Count,
+  openIssues: Count,
+  license: z.string(),
+  createdAt: Timestamp,
+  pushedAt: Timestamp,
+  author: z.object({ name: z.string(), avatar: z.string() }),
+  installCommands: z.record(z.string(), z.string()),
+});
+export type SkillDetail = z.infer<typeof SkillDetail>;
+
+/** Raw SKILL.md (endpoint 3): `sha` is SHA-256 hex of the bytes, `size` the byte length. */
+export const SkillContent = z.object({
+  content: z.string(),
+  sha: z.string().regex(/^[0-9a-f]{64}$/),
+  size: Count,
+});
+export type SkillContent = z.infer<typeof SkillContent>;
+
+/** Usage statistics (endpoint 4). */
+export const SkillStats = z.object({
+  views: Count,
+  installs: Count,
+  favorites: Count,
+  starHistory: z.array(z.object({ date: CalendarDate, stars: Count })),
+});
+export type SkillStats = z.infer<typeof SkillStats>;
+
+export const SubcategoryRef = z.object({ slug: z.string(), name: z.string(), skillCount: Count });
+export type SubcategoryRef = z.infer<typeof SubcategoryRef>;
+
+/** Category record of the list (endpoint 7). */
+export const Category = z.object({
+  slug: z.string(),
+  name: z.string(),
+  description: z.string(),
+  icon: z.string(),
+  skillCount: Count,
+  subcategories: z.array(SubcategoryRef),
+});
+export type Category = z.infer<typeof Category>;
+
+export const TopSkill = z.object({ owner: z.string(), repo: z.string(), name: z.string(), stars: Count });
+export type TopSkill = z.infer<typeof TopSkill>;
+
+/** Single category record (endpoint 8): the list record plus the 5 most-starred skills. */
+export const CategoryDetail = Category.extend({ topSkills: z.array(TopSkill) });
+export type CategoryDetail = z.infer<typeof CategoryDetail>;
+
+/** Pagination object of paged lists. */
+export const Pagination = z.object({
+  page: z.number().int().positive(),
+  limit: z.number().int().positive(),
+  total: Count,
+  totalPages: Count,
+});
+export type Pagination = z.infer<typeof Pagination>;
+
+/** Search result item (endpoint 5). */
+export const SearchResult = z.object({
+  id: z.string(),
+  owner: z.string(),
+  repo: z.string(),
+  name: z.string(),
+  description: z.string(),
+  stars: Count,
+  score: z.number(),
+  highlights: z.object({ name: z.string().optional(), description: z.string().optional() }).optional(),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
+export const SearchMeta = z.object({ query: z.string(), took: z.number().nonnegative() });
+export type SearchMeta = z.infer<typeof SearchMeta>;
+
+/** Autocomplete suggestion (endpoint 6). */
+export const Suggestion = z.object({ text: z.string(), count: Count });
+export type Suggestion = z.infer<typeof Suggestion>;
+
+/** Error body of every failure. */
+export const ErrorResponse = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }),
+});
+
+/** Response envelopes, one per endpoint. */
+export const SkillListResponse = z.object({ data: z.array(SkillSummary), pagination: Pagination });
+export type SkillListResponse = z.infer<typeof SkillListResponse>;
+export const SkillDetailResponse = z.object({ data: SkillDetail });
+export const SkillContentResponse = z.object({ data: SkillContent });
+export const SkillStatsResponse = z.object({ data: SkillStats });
+export const SearchResponse = z.object({ data: z.array(SearchResult), pagination: Pagination, meta: SearchMeta });
+export type SearchResponse = z.infer<typeof SearchResponse>;
+export const AutocompleteResponse = z.object({ data: z.array(Suggestion) });
+export const CategoryListResponse = z.object({ data: z.array(Category) });
+export const CategoryDetailResponse = z.object({ data: CategoryDetail });
