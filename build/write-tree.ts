@@ -1,0 +1,187 @@
+/**
+ * Writes the static tree (src/paths.ts) from validated content: every skill resource, every list
+ * page and ordinals file, the categories in every locale, and the manifest. The search index is
+ * written separately (build/search-index.ts). Output depends only on `content`: everything is
+ * sorted, no clock or environment locale is read.
+ */
+import type { Manifest } from '../src/manifest.ts';
+import {
+  DEFAULT_LOCALE,
+  FORMAT_VERSION,
+  LOCALE_RE,
+  MANIFEST_PATH,
+  ORDERS,
+  PAGE_SIZE,
+  SORTS,
+  categoriesPath,
+  categoryPath,
+  listKey,
+  listOrdinalsPath,
+  listPagePath,
+  skillPath,
+  type ListFilter,
+} from '../src/paths.ts';
+import type { Category, CategoryDetail, SkillListResponse, SkillSummary, TopSkill } from '../src/schemas.ts';
+import type { CategoryDef, Content, Emit, Localized, SkillRecord, SubcategoryDef } from './model.ts';
+import { compareCodeUnits, sortedIndexes } from './sort-orders.ts';
+import { toContent, toDetail, toStats, toSummary } from './summary.ts';
+
+/** Locales shipped even when the content translates nothing into them (DECISIONS §4). */
+export const REQUIRED_LOCALES = ['en', 'de', 'fr', 'ja', 'ko', 'zh-TW'] as const;
+
+/** Number of skills in a category record's `topSkills` (DECISIONS §4). */
+export const TOP_SKILLS = 5;
+
+/** One pre-built list: its filter and its members (indexes into `content.skills`). */
+interface ListDef {
+  filter: ListFilter;
+  members: ReadonlySet<number> | null; // null: every skill
+}
+
+/**
+ * Write every file of the static tree except the search index through `emit`, one file at a
+ * time (memory stays bounded by the content itself, never by the output), and return the
+ * manifest, which is also emitted at `MANIFEST_PATH`.
+ */
+export async function writeTree(content: Content, emit: Emit): Promise<Manifest> {
+  // Content promises skills sorted by id; sorting again costs little and makes the output
+  // independent of discovery order whatever the caller passes.
+  const skills = [...content.skills].sort((a, b) => compareCodeUnits(a.id, b.id));
+
+  for (const skill of skills) {
+    await emit(skillPath(skill.owner, skill.repo, 'detail'), { data: toDetail(skill) });
+    await emit(skillPath(skill.owner, skill.repo, 'content'), { data: toContent(skill) });
+    await emit(skillPath(skill.owner, skill.repo, 'stats'), { data: toStats(skill) });
+  }
+
+  const summaries = skills.map(toSummary);
+  const byStarsDesc = sortedIndexes(skills, 'stars', 'desc');
+  // The ordinal of a skill is its position in the default order (see listOrdinalsPath).
+  const ordinalOf: number[] = new Array<number>(skills.length);
+  byStarsDesc.forEach((index, ordinal) => (ordinalOf[index] = ordinal));
+
+  const lists = listDefs(skills, content);
+  const totals = new Map<string, number>();
+  for (const sort of SORTS) {
+    for (const order of ORDERS) {
+      const sorted = sort === 'stars' && order === 'desc' ? byStarsDesc : sortedIndexes(skills, sort, order);
+      for (const list of lists) {
+        const members = list.members === null ? sorted : sorted.filter((i) => list.members!.has(i));
+        totals.set(listKey(list.filter), members.length);
+        const totalPages = Math.ceil(members.length / PAGE_SIZE);
+        for (let page = 1; page <= Math.max(1, totalPages); page++) {
+          const data: SkillSummary[] = members.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((i) => summaries[i]!);
+          const body: SkillListResponse = { data, pagination: { page, limit: PAGE_SIZE, total: members.length, totalPages } };
+          await emit(listPagePath(list.filter, sort, order, page), body);
+        }
+        await emit(listOrdinalsPath(list.filter, sort, order), { ordinals: members.map((i) => ordinalOf[i]!) });
+      }
+    }
+  }
+
+  const locales = localesOf(content.categories);
+  const categoryMembers = new Map(
+    lists.flatMap((l) => (l.filter.kind === 'category' ? [[l.filter.slug, l.members!] as const] : [])),
+  );
+  const count = (slug: string): number => categoryMembers.get(slug)?.size ?? 0;
+  const topSkills = (slug: string): TopSkill[] => {
+    const members = categoryMembers.get(slug)!;
+    const top: TopSkill[] = [];
+    for (const i of byStarsDesc) {
+      if (top.length === TOP_SKILLS) break;
+      if (!members.has(i)) continue;
+      const skill = skills[i]!;
+      top.push({ owner: skill.owner, repo: skill.repo, name: skill.name, stars: skill.stars });
+    }
+    return top;
+  };
+  for (const locale of locales) {
+    const records: Category[] = content.categories.map((def) => ({
+      slug: def.slug,
+      ...localize(def, locale),
+      icon: def.icon,
+      skillCount: count(def.slug),
+      subcategories: def.subcategories.map((sub) => ({ slug: sub.slug, name: localize(sub, locale).name, skillCount: count(sub.slug) })),
+    }));
+    await emit(categoriesPath(locale), { data: records });
+    for (const [i, def] of content.categories.entries()) {
+      const detail: CategoryDetail = { ...records[i]!, topSkills: topSkills(def.slug) };
+      await emit(categoryPath(def.slug, locale), { data: detail });
+      for (const sub of def.subcategories) {
+        const subDetail: CategoryDetail = {
+          slug: sub.slug,
+          ...localize(sub, locale),
+          icon: def.icon,
+          skillCount: count(sub.slug),
+          subcategories: [],
+          topSkills: topSkills(sub.slug),
+        };
+        await emit(categoryPath(sub.slug, locale), { data: subDetail });
+      }
+    }
+  }
+
+  const manifest: Manifest = {
+    format: FORMAT_VERSION,
+    pageSize: PAGE_SIZE,
+    skillCount: skills.length,
+    locales,
+    categories: [...categoryMembers.keys()].sort(compareCodeUnits),
+    platforms: content.platforms.map((p) => p.id).sort(compareCodeUnits),
+    lists: Object.fromEntries([...totals.entries()].sort(([a], [b]) => compareCodeUnits(a, b))),
+  };
+  await emit(MANIFEST_PATH, manifest);
+  return manifest;
+}
+
+/**
+ * Every pre-built list: `all`, one per category slug (a top-level category also holds the skills
+ * of its subcategories, DECISIONS §4) and one per platform of platforms.json.
+ */
+function listDefs(skills: readonly SkillRecord[], content: Content): ListDef[] {
+  const parentOf = new Map<string, string>();
+  const categorySets = new Map<string, Set<number>>();
+  for (const def of content.categories) {
+    categorySets.set(def.slug, new Set());
+    for (const sub of def.subcategories) {
+      categorySets.set(sub.slug, new Set());
+      parentOf.set(sub.slug, def.slug);
+    }
+  }
+  const platformSets = new Map(content.platforms.map((p) => [p.id, new Set<number>()]));
+  skills.forEach((skill, i) => {
+    for (const slug of skill.categories) {
+      categorySets.get(slug)?.add(i);
+      const parent = parentOf.get(slug);
+      if (parent !== undefined) categorySets.get(parent)!.add(i);
+    }
+    for (const id of skill.platforms) platformSets.get(id)?.add(i);
+  });
+  return [
+    { filter: { kind: 'all' }, members: null },
+    ...[...categorySets].map(([slug, members]): ListDef => ({ filter: { kind: 'category', slug }, members })),
+    ...[...platformSets].map(([id, members]): ListDef => ({ filter: { kind: 'platform', id }, members })),
+  ];
+}
+
+/** `en` first, then every other locale shipped or translated, sorted. */
+function localesOf(categories: readonly CategoryDef[]): string[] {
+  const found = new Set<string>(REQUIRED_LOCALES);
+  for (const def of categories) {
+    for (const entry of [def, ...def.subcategories]) {
+      for (const locale of Object.keys(entry.translations)) {
+        // Locales become file names: never let an odd key reach a path.
+        if (!LOCALE_RE.test(locale)) throw new Error(`categories.json → ${entry.slug}.translations: invalid locale ${JSON.stringify(locale)}`);
+        found.add(locale);
+      }
+    }
+  }
+  found.delete(DEFAULT_LOCALE);
+  return [DEFAULT_LOCALE, ...[...found].sort(compareCodeUnits)];
+}
+
+/** Name and description in `locale`, each falling back to English. */
+function localize(def: CategoryDef | SubcategoryDef, locale: string): Localized {
+  const t = locale === DEFAULT_LOCALE ? undefined : def.translations[locale];
+  return { name: t?.name || def.name, description: t?.description || def.description };
+}

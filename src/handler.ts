@@ -1,0 +1,150 @@
+/**
+ * The runtime handler: `(Request) => Promise<Response>` answering every endpoint of the API from
+ * the static tree through a `Loader`. It reads nothing the build did not write, imports no Node
+ * built-in, and runs unchanged in Node, a Service Worker, an edge Worker or over a bundle.
+ */
+import { ApiError, isApiError } from './errors.ts';
+import { answerList, readListQuery } from './lists.ts';
+import type { Loader } from './loader.ts';
+import { checkManifest, type Manifest } from './manifest.ts';
+import { ParamReader, quote } from './params.ts';
+import { DEFAULT_LOCALE, LOCALE_RE, MANIFEST_PATH, categoriesPath, categoryPath, skillPath } from './paths.ts';
+import { normalizeBasePath, parseRoute, type Route } from './route.ts';
+import { createSearchEngine, type SearchEngine } from './search/index.ts';
+
+/** A request handler of the Fetch API. */
+export type Handler = (request: Request) => Promise<Response>;
+
+export interface HandlerOptions {
+  /**
+   * Path prefix the API is served under, e.g. `/my-repo/` on GitHub Pages: the handler answers
+   * `<basePath>api/v1/...`. Default `/`.
+   */
+  basePath?: string;
+  /** Called with the original error of every 500 answer (the response itself never shows it). */
+  onError?: (error: unknown, request: Request) => void;
+}
+
+/** Methods the API answers; any other is 405 with this list in `Allow`. */
+const ALLOW = 'GET, HEAD';
+
+const HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'access-control-allow-origin': '*',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+/**
+ * Create the handler over `loader`. The manifest is read once (and again only after a failed
+ * read) and version-checked before any answer. Errors become the spec's error body: an
+ * `ApiError` as is, anything else a 500 SERVER_ERROR with a generic message (the original error
+ * is kept as `cause` and given to `onError`).
+ */
+export function createHandler(loader: Loader, options: HandlerOptions = {}): Handler {
+  const basePath = normalizeBasePath(options.basePath);
+  let manifest: Promise<Manifest> | undefined;
+  const loadManifest = (): Promise<Manifest> => {
+    if (manifest === undefined) {
+      const pending = loader(MANIFEST_PATH).then(checkManifest);
+      manifest = pending;
+      // Remember only a good manifest: a missing build may appear later.
+      pending.catch(() => {
+        if (manifest === pending) manifest = undefined;
+      });
+    }
+    return manifest;
+  };
+  // One search engine per manifest: it keeps the index files it loaded between requests.
+  const engines = new WeakMap<Manifest, SearchEngine>();
+  const engineFor = (m: Manifest): SearchEngine => {
+    let engine = engines.get(m);
+    if (engine === undefined) engines.set(m, (engine = createSearchEngine(loader, m)));
+    return engine;
+  };
+
+  return async (request) => {
+    const head = request.method === 'HEAD';
+    if (request.method !== 'GET' && !head) {
+      const error = new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed; use GET or HEAD`);
+      return respond(error.status, error.toBody(), head, { allow: ALLOW });
+    }
+    try {
+      const url = new URL(request.url);
+      const route = parseRoute(url.pathname, basePath);
+      if (route === null) throw new ApiError('NOT_FOUND', `No endpoint at ${quote(url.pathname)}`);
+      const m = await loadManifest();
+      const params = url.searchParams;
+      const body =
+        route.kind === 'search'
+          ? await engineFor(m).search(params)
+          : route.kind === 'autocomplete'
+            ? await engineFor(m).autocomplete(params)
+            : await answer(loader, m, route, params);
+      return respond(200, body, head);
+    } catch (error) {
+      const apiError = isApiError(error) ? error : new ApiError('SERVER_ERROR', 'Internal server error', { cause: error });
+      if (apiError.status >= 500) options.onError?.(error, request);
+      return respond(apiError.status, apiError.toBody(), head);
+    }
+  };
+}
+
+function respond(status: number, body: unknown, head: boolean, extra: Record<string, string> = {}): Response {
+  return new Response(head ? null : JSON.stringify(body), { status, headers: { ...HEADERS, ...extra } });
+}
+
+/** The success body of one route other than search. */
+async function answer(load: Loader, manifest: Manifest, route: Exclude<Route, { kind: 'search' | 'autocomplete' }>, params: URLSearchParams): Promise<unknown> {
+  switch (route.kind) {
+    case 'skills':
+      return answerList(load, manifest, readListQuery(params, manifest));
+    case 'category-skills':
+      knownCategory(manifest, route.slug);
+      return answerList(load, manifest, readListQuery(params, manifest, route.slug));
+    case 'skill': {
+      const path = skillPath(route.owner, route.repo, route.resource);
+      const body = await load(path);
+      if (body === undefined) throw new ApiError('NOT_FOUND', `No skill ${route.owner}/${route.repo}`);
+      return envelope(body, path);
+    }
+    case 'categories': {
+      const path = categoriesPath(readLocale(params, manifest));
+      return envelope(await load(path), path);
+    }
+    case 'category': {
+      knownCategory(manifest, route.slug);
+      const path = categoryPath(route.slug, readLocale(params, manifest));
+      return envelope(await load(path), path);
+    }
+  }
+}
+
+function knownCategory(manifest: Manifest, slug: string): void {
+  if (!manifest.categories.includes(slug)) throw new ApiError('NOT_FOUND', `No category ${quote(slug)}`);
+}
+
+/** A resource file must hold `{ data }`; a missing or malformed one fails this request only. */
+function envelope(body: unknown, path: string): unknown {
+  if (typeof body !== 'object' || body === null || !('data' in body)) {
+    throw new ApiError('SERVER_ERROR', `The file ${path} is missing or malformed: rebuild the output`);
+  }
+  return body;
+}
+
+/**
+ * The locale to answer in: `locale` must be well-formed (else INVALID_PARAMS); it is matched
+ * case-insensitively against the built locales, dropping subtags from the end (`de-AT` → `de`),
+ * and falls back to `en` when nothing matches (DECISIONS §4).
+ */
+export function readLocale(params: URLSearchParams, manifest: Pick<Manifest, 'locales'>): string {
+  const reader = new ParamReader(params);
+  const raw = reader.raw('locale');
+  if (raw !== undefined && !LOCALE_RE.test(raw)) reader.fail('locale', `locale must be a language code such as en, de or zh-TW, got ${quote(raw)}`);
+  reader.done();
+  if (raw === undefined) return DEFAULT_LOCALE;
+  for (let tag = raw.toLowerCase(); ; tag = tag.slice(0, tag.lastIndexOf('-'))) {
+    const found = manifest.locales.find((locale) => locale.toLowerCase() === tag);
+    if (found !== undefined) return found;
+    if (!tag.includes('-')) return DEFAULT_LOCALE;
+  }
+}

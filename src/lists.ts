@@ -1,0 +1,134 @@
+/**
+ * Skill lists (endpoints 1 and 9) at any page and limit, with any combination of filters, computed
+ * from the pre-built 20-item pages: a single list reads only the pages covering the requested
+ * range; combined filters intersect the lists' ordinals files and then read only the summaries of
+ * the requested range (src/paths.ts `listOrdinalsPath`, `ordinalLocation`).
+ */
+import { ApiError } from './errors.ts';
+import type { Loader } from './loader.ts';
+import type { Manifest } from './manifest.ts';
+import { ParamReader, quote } from './params.ts';
+import {
+  DEFAULT_ORDER,
+  DEFAULT_SORT,
+  MAX_LIMIT,
+  ORDERS,
+  PAGE_SIZE,
+  SLUG_RE,
+  SORTS,
+  listKey,
+  listOrdinalsPath,
+  listPagePath,
+  ordinalLocation,
+  type ListFilter,
+  type Order,
+  type Sort,
+} from './paths.ts';
+import type { SkillListResponse, SkillSummary } from './schemas.ts';
+
+/** A validated list request. `filters` are intersected; none means every skill. */
+export interface ListQuery {
+  page: number;
+  limit: number;
+  sort: Sort;
+  order: Order;
+  filters: ListFilter[];
+}
+
+/**
+ * Read `page`, `limit`, `sort`, `order`, `category` and `platform`, throwing one INVALID_PARAMS
+ * naming every bad parameter. With a manifest, `category` and `platform` must be known; without
+ * one (static path mapping) they need only be well-formed. `scope` is the `:slug` of
+ * `/categories/:slug/skills`, intersected with the filters.
+ */
+export function readListQuery(params: URLSearchParams, manifest: Manifest | null, scope?: string): ListQuery {
+  const reader = new ParamReader(params);
+  const page = reader.positiveInt('page', 1);
+  const limit = reader.positiveInt('limit', PAGE_SIZE, MAX_LIMIT);
+  const sort = reader.oneOf('sort', SORTS, DEFAULT_SORT);
+  const order = reader.oneOf('order', ORDERS, DEFAULT_ORDER);
+  const known = (name: string, list: readonly string[] | undefined, what: string): string | undefined => {
+    if (list !== undefined) return reader.member(name, list, what);
+    const value = reader.raw(name);
+    if (value !== undefined && !SLUG_RE.test(value)) reader.fail(name, `${name}: malformed ${what} ${quote(value)}`);
+    return value;
+  };
+  const category = known('category', manifest?.categories, 'category');
+  const platform = known('platform', manifest?.platforms, 'platform');
+  reader.done();
+  const filters: ListFilter[] = [];
+  for (const slug of new Set([scope, category])) if (slug !== undefined) filters.push({ kind: 'category', slug });
+  if (platform !== undefined) filters.push({ kind: 'platform', id: platform });
+  return { page, limit, sort, order, filters };
+}
+
+/** The body of a list answer: the requested page of summaries and its pagination. */
+export async function answerList(load: Loader, manifest: Manifest, query: ListQuery): Promise<SkillListResponse> {
+  const { page, limit, sort, order, filters } = query;
+  const start = (page - 1) * limit;
+  if (filters.length <= 1) {
+    const filter: ListFilter = filters[0] ?? { kind: 'all' };
+    const total = listTotal(manifest, filter);
+    const end = Math.min(start + limit, total);
+    const data = start < end ? await readRange(load, (p) => listPagePath(filter, sort, order, p), start, end) : [];
+    return { data, pagination: pagination(page, limit, total) };
+  }
+  // Iterate the smallest list (already in the requested order), keep what every other list holds.
+  const sizes = filters.map((f) => listTotal(manifest, f));
+  const smallest = sizes.indexOf(Math.min(...sizes));
+  const lists = await Promise.all(filters.map((f) => readOrdinals(load, listOrdinalsPath(f, sort, order))));
+  const others = lists.filter((_, i) => i !== smallest).map((ordinals) => new Set(ordinals));
+  const matched = lists[smallest]!.filter((n) => others.every((set) => set.has(n)));
+  const data = await summariesOf(load, matched.slice(start, start + limit));
+  return { data, pagination: pagination(page, limit, matched.length) };
+}
+
+function pagination(page: number, limit: number, total: number): SkillListResponse['pagination'] {
+  return { page, limit, total, totalPages: Math.ceil(total / limit) };
+}
+
+function listTotal(manifest: Manifest, filter: ListFilter): number {
+  const total = manifest.lists[listKey(filter)];
+  if (typeof total !== 'number') throw new ApiError('SERVER_ERROR', `manifest.json → lists: no list ${listKey(filter)}`);
+  return total;
+}
+
+/** Items `start..end-1` of a list, read from the pre-built pages that cover them (in parallel). */
+async function readRange(load: Loader, pathOf: (page: number) => string, start: number, end: number): Promise<SkillSummary[]> {
+  const first = Math.floor(start / PAGE_SIZE) + 1;
+  const last = Math.floor((end - 1) / PAGE_SIZE) + 1;
+  const pages = await Promise.all(
+    Array.from({ length: last - first + 1 }, (_, i) => readPage(load, pathOf(first + i))),
+  );
+  const items = pages.flat().slice(start - (first - 1) * PAGE_SIZE, end - (first - 1) * PAGE_SIZE);
+  if (items.length !== end - start) throw new ApiError('SERVER_ERROR', `List pages ${pathOf(first)}… hold fewer items than the manifest says`);
+  return items;
+}
+
+/** The summaries of `ordinals` (positions in the default list), reading each page once. */
+async function summariesOf(load: Loader, ordinals: readonly number[]): Promise<SkillSummary[]> {
+  const locations = ordinals.map(ordinalLocation);
+  const paths = [...new Set(locations.map((l) => l.path))];
+  const pages = new Map(await Promise.all(paths.map(async (path) => [path, await readPage(load, path)] as const)));
+  return locations.map(({ path, index }) => {
+    const item = pages.get(path)![index];
+    if (item === undefined) throw new ApiError('SERVER_ERROR', `${path} has no item ${index}`);
+    return item;
+  });
+}
+
+/** The `data` of one list page file; a missing or malformed file is a SERVER_ERROR. */
+async function readPage(load: Loader, path: string): Promise<SkillSummary[]> {
+  const body = await load(path);
+  const data = (body as { data?: unknown } | undefined)?.data;
+  if (!Array.isArray(data)) throw new ApiError('SERVER_ERROR', `List page ${path} is missing or malformed`);
+  return data as SkillSummary[];
+}
+
+/** The ordinals of one ordinals file; a missing or malformed file is a SERVER_ERROR. */
+async function readOrdinals(load: Loader, path: string): Promise<number[]> {
+  const body = await load(path);
+  const ordinals = (body as { ordinals?: unknown } | undefined)?.ordinals;
+  if (!Array.isArray(ordinals)) throw new ApiError('SERVER_ERROR', `Ordinals file ${path} is missing or malformed`);
+  return ordinals as number[];
+}

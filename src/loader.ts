@@ -1,0 +1,82 @@
+/**
+ * Loaders: how the runtime reads a file of the static tree. A loader takes a path relative to
+ * the output folder (from src/paths.ts) and resolves the parsed JSON, or `undefined` when the file
+ * does not exist; any other failure (network, HTTP 5xx, invalid JSON) rejects.
+ */
+
+/** Reads one JSON file of the static tree; `undefined` when it does not exist. */
+export type Loader = (path: string) => Promise<unknown>;
+
+/**
+ * Paths a loader accepts: relative, `.json`, made of safe characters, no `.`/`..` segments. The
+ * handler never builds anything else; this is defence in depth for loaders used directly.
+ */
+const SAFE_PATH = /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*\.json$/;
+
+/** Throws unless `path` is a safe relative path of the static tree. */
+export function assertSafePath(path: string): void {
+  if (!SAFE_PATH.test(path)) throw new Error(`Refusing to load unsafe path ${JSON.stringify(path.slice(0, 200))}`);
+}
+
+/**
+ * Loader over HTTP: `path` is resolved against `baseUrl` (the URL of the output folder, e.g.
+ * `https://example.github.io/skills/`; a missing trailing slash is added). 404 resolves
+ * `undefined`; another non-2xx status or a body that is not JSON rejects.
+ */
+export function fetchLoader(baseUrl: string | URL, fetchImpl: typeof fetch = globalThis.fetch): Loader {
+  const base = new URL(baseUrl);
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return async (path) => {
+    assertSafePath(path);
+    const url = new URL(path, base);
+    const response = await fetchImpl(url, { headers: { accept: 'application/json' } });
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new Error(`GET ${url.href} answered ${response.status}`);
+    }
+    return await response.json();
+  };
+}
+
+/** Loader over an in-memory tree (path → parsed JSON), e.g. a build emitted into a `Map` or a bundle. */
+export function mapLoader(files: ReadonlyMap<string, unknown>): Loader {
+  return async (path) => {
+    assertSafePath(path);
+    return files.get(path);
+  };
+}
+
+export interface CacheOptions {
+  /** Most files kept; the least recently used is dropped first. */
+  maxEntries: number;
+}
+
+/**
+ * Loader that remembers the last `maxEntries` answers (LRU, `undefined` answers included) and
+ * shares one in-flight load between concurrent callers of the same path, so the manifest and hot
+ * pages are read once. A failed load is not remembered: the next call retries.
+ */
+export function cachedLoader(loader: Loader, { maxEntries }: CacheOptions): Loader {
+  if (!(Number.isInteger(maxEntries) && maxEntries >= 1)) throw new RangeError('cachedLoader: maxEntries must be an integer ≥ 1');
+  // A Map iterates in insertion order: re-inserting on every hit keeps the oldest entry first.
+  const entries = new Map<string, Promise<unknown>>();
+  return (path) => {
+    const hit = entries.get(path);
+    if (hit !== undefined) {
+      entries.delete(path);
+      entries.set(path, hit);
+      return hit;
+    }
+    const pending = loader(path);
+    entries.set(path, pending);
+    pending.catch(() => {
+      if (entries.get(path) === pending) entries.delete(path);
+    });
+    while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    return pending;
+  };
+}

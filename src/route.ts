@@ -1,0 +1,73 @@
+/**
+ * Routing of canonical API paths (`/api/v1/...`), shared by the handler and `staticPathFor`.
+ * Every path segment is decoded once and validated against the identifier rules of src/paths.ts
+ * before it is returned, so `..`, `%2e%2e`, `%00`, `%2f` or double-encoded segments can never
+ * name a file: such a path has no route.
+ */
+import { API_PREFIX, OWNER_RE, REPO_RE, SLUG_RE } from './paths.ts';
+
+/** One endpoint of the API with its path parameters. */
+export type Route =
+  | { kind: 'skills' }
+  | { kind: 'search' }
+  | { kind: 'autocomplete' }
+  | { kind: 'skill'; owner: string; repo: string; resource: 'detail' | 'content' | 'stats' }
+  | { kind: 'categories' }
+  | { kind: 'category'; slug: string }
+  | { kind: 'category-skills'; slug: string };
+
+/** `basePath` as a prefix that starts and ends with `/` (`repo` → `/repo/`, `` → `/`). */
+export function normalizeBasePath(basePath = '/'): string {
+  const trimmed = basePath.replace(/^\/+|\/+$/g, '');
+  return trimmed === '' ? '/' : `/${trimmed}/`;
+}
+
+/**
+ * The segments after `<basePath>api/v1` of a URL pathname (still percent-encoded), or null when
+ * the pathname is not under it. One trailing slash is ignored.
+ */
+export function apiSegments(pathname: string, basePath = '/'): string[] | null {
+  const prefix = `${normalizeBasePath(basePath)}${API_PREFIX}`;
+  if (!pathname.startsWith(prefix)) return null;
+  let rest = pathname.slice(prefix.length);
+  if (rest !== '' && !rest.startsWith('/')) return null;
+  if (rest.endsWith('/')) rest = rest.slice(0, -1);
+  return rest === '' ? [] : rest.slice(1).split('/');
+}
+
+/** Decode one segment and check it against `re`; null when it is malformed or does not match. */
+function segment(raw: string, re: RegExp): string | null {
+  let value: string;
+  try {
+    value = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  return re.test(value) ? value : null;
+}
+
+/** The route of a URL pathname, or null for any path that is not an endpoint of the API. */
+export function parseRoute(pathname: string, basePath = '/'): Route | null {
+  const segments = apiSegments(pathname, basePath);
+  if (segments === null) return null;
+  const [head, a, b, c, ...more] = segments;
+  if (more.length > 0) return null;
+  if (head === 'skills') {
+    if (a === undefined) return { kind: 'skills' };
+    if (b === undefined) return a === 'search' ? { kind: 'search' } : a === 'autocomplete' ? { kind: 'autocomplete' } : null;
+    const owner = segment(a, OWNER_RE);
+    const repo = segment(b, REPO_RE);
+    if (owner === null || repo === null) return null;
+    if (c === undefined) return { kind: 'skill', owner, repo, resource: 'detail' };
+    if (c === 'content' || c === 'stats') return { kind: 'skill', owner, repo, resource: c };
+    return null;
+  }
+  if (head === 'categories' && c === undefined) {
+    if (a === undefined) return { kind: 'categories' };
+    const slug = segment(a, SLUG_RE);
+    if (slug === null) return null;
+    if (b === undefined) return { kind: 'category', slug };
+    return b === 'skills' ? { kind: 'category-skills', slug } : null;
+  }
+  return null;
+}

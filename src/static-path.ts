@@ -1,0 +1,64 @@
+/**
+ * The canonical URL → static file mapping (DECISIONS §3): which file of the static tree holds the
+ * exact answer of a canonical API request, so a plain static host, a cache or a client can skip
+ * the handler.
+ */
+import { ApiError } from './errors.ts';
+import { readListQuery } from './lists.ts';
+import { ParamReader } from './params.ts';
+import { LOCALE_RE, PAGE_SIZE, categoriesPath, categoryPath, listPagePath, skillPath } from './paths.ts';
+import { parseRoute } from './route.ts';
+
+/**
+ * The static file (path relative to the output folder, from src/paths.ts) whose JSON is the body
+ * of the successful answer to `url`, or null when no single file is that answer: search and
+ * autocomplete, a `limit` other than 20, two filters at once (`category` + `platform`, or a
+ * `category` narrowing `/categories/:slug/skills` to another slug), a repeated or malformed
+ * parameter, or a path that is not an endpoint. Unknown parameters are ignored, like the API does.
+ *
+ * Mapping (defaults `page=1`, `sort=stars`, `order=desc`, `locale=en`):
+ * - `/api/v1/skills/:owner/:repo[/content|/stats]` → `api/v1/skills/:owner/:repo/{index,content,stats}.json`
+ * - `/api/v1/skills?sort&order&page[&category|&platform]` → `api/v1/skills/_list/<list>/<sort>-<order>/<page>.json`
+ * - `/api/v1/categories/:slug/skills?…` → the `category=:slug` list page
+ * - `/api/v1/categories?locale=L` → `api/v1/categories/index[.L].json`
+ * - `/api/v1/categories/:slug?locale=L` → `api/v1/categories/:slug/index[.L].json`
+ *
+ * The mapping is syntactic (it reads no manifest), so the file may not exist: an unknown skill,
+ * category or platform, a page past the last one (the API answers `data: []` there), or a locale
+ * without translation (the API falls back to English; only the built locales have files).
+ * `url` may be absolute or a path; `basePath` is the prefix the API is served under (default `/`).
+ */
+export function staticPathFor(url: string | URL, basePath = '/'): string | null {
+  const parsed = new URL(url, 'http://localhost/');
+  const route = parseRoute(parsed.pathname, basePath);
+  if (route === null) return null;
+  const params = parsed.searchParams;
+  try {
+    switch (route.kind) {
+      case 'skill':
+        return skillPath(route.owner, route.repo, route.resource);
+      case 'skills':
+      case 'category-skills': {
+        const query = readListQuery(params, null, route.kind === 'category-skills' ? route.slug : undefined);
+        const [filter, ...more] = query.filters;
+        if (query.limit !== PAGE_SIZE || more.length > 0) return null;
+        return listPagePath(filter ?? { kind: 'all' }, query.sort, query.order, query.page);
+      }
+      case 'categories':
+      case 'category': {
+        const reader = new ParamReader(params);
+        const locale = reader.raw('locale') ?? 'en';
+        reader.done();
+        if (!LOCALE_RE.test(locale)) return null;
+        return route.kind === 'categories' ? categoriesPath(locale) : categoryPath(route.slug, locale);
+      }
+      case 'search':
+      case 'autocomplete':
+        return null;
+    }
+  } catch (error) {
+    // An invalid parameter: the answer is an error, not a file.
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}

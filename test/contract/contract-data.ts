@@ -1,0 +1,84 @@
+/**
+ * The data a host of the contract suite serves, and the build of it. By default that is the
+ * sample content folder `content/` (`SAMPLE`); `FIXTURE` is an in-memory content made of edge
+ * cases (ties, collation, empty category) that hosts may run the suite over as well.
+ *
+ * A host serves `data.files()` (an in-memory build: path → JSON) or `writeContractTree(dir, data)`
+ * (the same files on disk); the suite derives its expectations from `data.content()`.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadContent } from '../../build/load-content.ts';
+import type { Content } from '../../build/model.ts';
+import { buildSearchIndex } from '../../build/search-index.ts';
+import { writeTree } from '../../build/write-tree.ts';
+import { MANIFEST_PATH } from '../../src/paths.ts';
+import { fixtureContent } from '../fixtures/runtime/fixture-content.ts';
+
+/** The sample content folder the suite runs against by default. */
+export const CONTRACT_CONTENT_DIR = fileURLToPath(new URL('../../content', import.meta.url));
+
+/** One content and its static tree (search index included), each computed once per test file. */
+export interface ContractData {
+  name: string;
+  content(): Promise<Content>;
+  files(): Promise<Map<string, unknown>>;
+}
+
+function contractData(name: string, load: () => Promise<Content>): ContractData {
+  let content: Promise<Content> | undefined;
+  let files: Promise<Map<string, unknown>> | undefined;
+  const data: ContractData = {
+    name,
+    content: () => (content ??= load()),
+    files: () =>
+      (files ??= (async () => {
+        const map = new Map<string, unknown>();
+        const emit = async (path: string, json: unknown): Promise<void> => {
+          if (map.has(path)) throw new Error(`emitted twice: ${path}`);
+          // Round-trip through JSON text, as a file on disk would.
+          map.set(path, JSON.parse(JSON.stringify(json)));
+        };
+        // The same tree as `runBuild` (build/build.ts): the layout, the search index, the
+        // manifest with its search entry.
+        const content = await data.content();
+        const written = await writeTree(content, (path, json) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, json)));
+        const search = await buildSearchIndex(content.skills, emit, content.categories);
+        await emit(MANIFEST_PATH, { ...written, search });
+        return map;
+      })()),
+  };
+  return data;
+}
+
+/** The sample content folder `content/`; any problem in it fails the suite, listed in full. */
+export const SAMPLE = contractData('sample content', async () => {
+  const { content, problems } = await loadContent(CONTRACT_CONTENT_DIR);
+  if (problems.length > 0) {
+    throw new Error(`content/ has problems:\n${problems.map((p) => `${p.file}${p.field ? ` → ${p.field}` : ''}: ${p.message}`).join('\n')}`);
+  }
+  return content;
+});
+
+/** The in-memory edge-case fixture (test/fixtures/runtime/fixture-content.ts). */
+export const FIXTURE = contractData('edge-case fixture', async () => fixtureContent());
+
+/** Write the static tree of `data` under `dir` (for hosts that serve a folder). */
+export async function writeContractTree(dir: string, data: ContractData = SAMPLE): Promise<void> {
+  for (const [path, json] of await data.files()) {
+    const file = join(dir, ...path.split('/'));
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(file, JSON.stringify(json));
+  }
+}
+
+/** The content the suite runs against by default (`SAMPLE.content()`). */
+export function contractContent(): Promise<Content> {
+  return SAMPLE.content();
+}
+
+/** The static tree the suite runs against by default (`SAMPLE.files()`). */
+export function contractFiles(): Promise<Map<string, unknown>> {
+  return SAMPLE.files();
+}

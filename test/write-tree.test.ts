@@ -1,0 +1,181 @@
+/**
+ * build/write-tree.ts and its helpers: the layout written, determinism, the description cut and
+ * the list orders. The API-level answers are checked by the contract suite (handler-memory).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Content } from '../build/model.ts';
+import { compareCodeUnits, skillComparator } from '../build/sort-orders.ts';
+import { truncateDescription } from '../build/summary.ts';
+import { writeTree } from '../build/write-tree.ts';
+import { checkManifest } from '../src/manifest.ts';
+import { MANIFEST_PATH, ORDERS, PAGE_SIZE, SORTS, listKey, listOrdinalsPath, listPagePath, ordinalLocation, type ListFilter } from '../src/paths.ts';
+import { CategoryDetailResponse, CategoryListResponse, SkillContentResponse, SkillDetailResponse, SkillListResponse, SkillStatsResponse } from '../src/schemas.ts';
+import { fixtureContent } from './fixtures/runtime/fixture-content.ts';
+
+async function build(content: Content): Promise<{ files: Map<string, unknown>; order: string[] }> {
+  const files = new Map<string, unknown>();
+  const order: string[] = [];
+  const manifest = await writeTree(content, async (path, data) => {
+    expect(files.has(path), `emitted twice: ${path}`).toBe(false);
+    files.set(path, JSON.parse(JSON.stringify(data)));
+    order.push(path);
+  });
+  expect(files.get(MANIFEST_PATH)).toEqual(manifest);
+  return { files, order };
+}
+
+describe('truncateDescription', () => {
+  it.each([
+    ['short text', 'short text'],
+    ['a'.repeat(200), 'a'.repeat(200)],
+    [`${'word '.repeat(40)}end`, `${'word '.repeat(39)}word…`],
+    [`${'a'.repeat(150)} ${'b'.repeat(100)}`, `${'a'.repeat(150)}…`],
+    ['x'.repeat(300), `${'x'.repeat(199)}…`],
+    [`${'x'.repeat(198)}😀yyy`, `${'x'.repeat(198)}…`],
+    [`${'a'.repeat(198)}   ${'b'.repeat(10)}`, `${'a'.repeat(198)}…`],
+    [`${'a'.repeat(199)} b`, `${'a'.repeat(199)}…`],
+  ])('%#', (input, expected) => {
+    expect(truncateDescription(input)).toBe(expected);
+  });
+
+  it('never exceeds 200, keeps a prefix, cuts at a word end, leaves no lone surrogate', () => {
+    const text = fc.array(fc.oneof(fc.constantFrom(' ', '\n', 'é', '😀', 'ab'), fc.string({ unit: 'grapheme', maxLength: 12 })), { maxLength: 120 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(text, (t) => {
+        const cut = truncateDescription(t);
+        if (t.length <= 200) return cut === t;
+        const head = cut.slice(0, -1);
+        expect(cut.length).toBeLessThanOrEqual(200);
+        expect(cut.endsWith('…')).toBe(true);
+        expect(t.startsWith(head)).toBe(true);
+        expect(/[\uD800-\uDBFF]$/.test(head)).toBe(false);
+        // A word cut: whitespace follows the head, or the first 199 units hold no whitespace.
+        expect(/\s/.test(t[head.length] ?? '') || !/\s/.test(t.slice(1, 200))).toBe(true);
+        return true;
+      }),
+    );
+  });
+});
+
+describe('skillComparator', () => {
+  const base = fixtureContent(1).skills[0]!;
+  const s = (id: string, name: string, stars = 1, updatedAt = '2024-01-01T00:00:00.000Z') => ({ ...base, id, name, stars, updatedAt });
+
+  it('breaks ties by id ascending in both orders', () => {
+    const a = s('a/x', 'Same');
+    const b = s('b/x', 'Same');
+    for (const sort of SORTS) for (const order of ORDERS) expect(skillComparator(sort, order)(a, b), `${sort}-${order}`).toBeLessThan(0);
+  });
+
+  it('compares names case- and accent-insensitively, independent of the environment locale', () => {
+    const names = ['zebra', 'Ångström', 'alpha', 'Alpha', 'Écho', 'echo', 'Zulu', '42'];
+    const sorted = names.map((n, i) => s(`o/${String(i)}`, n)).sort(skillComparator('name', 'asc')).map((x) => x.name);
+    expect(sorted).toEqual(['42', 'alpha', 'Alpha', 'Ångström', 'Écho', 'echo', 'zebra', 'Zulu']);
+  });
+
+  it('is a total order consistent with itself (property)', () => {
+    const skill = fc.record({ id: fc.string({ minLength: 1, maxLength: 4 }), name: fc.constantFrom('a', 'A', 'b', 'É', 'e'), stars: fc.nat(3) }).map((r) => s(r.id, r.name, r.stars));
+    fc.assert(
+      fc.property(fc.uniqueArray(skill, { selector: (x) => x.id, maxLength: 12 }), fc.constantFrom(...SORTS), fc.constantFrom(...ORDERS), (skills, sort, order) => {
+        const compare = skillComparator(sort, order);
+        const once = [...skills].sort(compare).map((x) => x.id);
+        const twice = [...skills].reverse().sort(compare).map((x) => x.id);
+        expect(twice).toEqual(once);
+      }),
+    );
+  });
+
+  it('compareCodeUnits is plain code-unit order', () => {
+    expect(['b', 'B', 'a', 'Z', 'é'].sort(compareCodeUnits)).toEqual(['B', 'Z', 'a', 'b', 'é']);
+  });
+});
+
+describe('writeTree', () => {
+  it('writes every layout file with valid shapes and returns a valid manifest', async () => {
+    const content = fixtureContent();
+    const { files } = await build(content);
+    const manifest = checkManifest(files.get(MANIFEST_PATH));
+    expect(manifest).toMatchObject({ format: 1, pageSize: PAGE_SIZE, skillCount: content.skills.length });
+    expect(manifest.locales).toEqual(['en', 'de', 'fr', 'ja', 'ko', 'pt-BR', 'zh-TW']);
+    expect(manifest.categories).toEqual(['ci-cd', 'dev', 'empty', 'git', 'ops', 'review', 'writing']);
+    expect(manifest.platforms).toEqual(['chatgpt', 'claude-code', 'codex']);
+    expect(manifest.search).toBeUndefined();
+
+    for (const skill of content.skills) {
+      SkillDetailResponse.strict().parse(files.get(`api/v1/skills/${skill.id}/index.json`));
+      SkillContentResponse.parse(files.get(`api/v1/skills/${skill.id}/content.json`));
+      SkillStatsResponse.parse(files.get(`api/v1/skills/${skill.id}/stats.json`));
+    }
+    const filters: ListFilter[] = [
+      { kind: 'all' },
+      ...manifest.categories.map((slug): ListFilter => ({ kind: 'category', slug })),
+      ...manifest.platforms.map((id): ListFilter => ({ kind: 'platform', id })),
+    ];
+    expect(Object.keys(manifest.lists)).toEqual(filters.map(listKey).sort(compareCodeUnits));
+    for (const filter of filters) {
+      const total = manifest.lists[listKey(filter)]!;
+      for (const sort of SORTS) {
+        for (const order of ORDERS) {
+          const totalPages = Math.ceil(total / PAGE_SIZE);
+          const ids: string[] = [];
+          for (let page = 1; page <= Math.max(1, totalPages); page++) {
+            const body = SkillListResponse.strict().parse(files.get(listPagePath(filter, sort, order, page)));
+            expect(body.pagination).toEqual({ page, limit: PAGE_SIZE, total, totalPages });
+            ids.push(...body.data.map((s) => s.id));
+          }
+          expect(files.has(listPagePath(filter, sort, order, Math.max(1, totalPages) + 1))).toBe(false);
+          expect(ids.length).toBe(total);
+          // The ordinals file lists the same skills, resolvable through ordinalLocation.
+          const { ordinals } = files.get(listOrdinalsPath(filter, sort, order)) as { ordinals: number[] };
+          const resolved = ordinals.map((n) => {
+            const { path, index } = ordinalLocation(n);
+            return (files.get(path) as { data: Array<{ id: string }> }).data[index]!.id;
+          });
+          expect(resolved).toEqual(ids);
+        }
+      }
+    }
+    // An empty category still has page 1.
+    expect(files.get(listPagePath({ kind: 'category', slug: 'empty' }, 'name', 'asc', 1))).toEqual({
+      data: [],
+      pagination: { page: 1, limit: 20, total: 0, totalPages: 0 },
+    });
+    for (const locale of manifest.locales) {
+      const suffix = locale === 'en' ? '' : `.${locale}`;
+      CategoryListResponse.strict().parse(files.get(`api/v1/categories/index${suffix}.json`));
+      for (const slug of manifest.categories) CategoryDetailResponse.strict().parse(files.get(`api/v1/categories/${slug}/index${suffix}.json`));
+    }
+  });
+
+  it('localizes with per-field fallback to English and gives subcategories the parent icon', async () => {
+    const { files } = await build(fixtureContent());
+    const ja = (files.get('api/v1/categories/index.ja.json') as { data: Array<{ slug: string; name: string; description: string }> }).data;
+    expect(ja.find((c) => c.slug === 'dev')).toMatchObject({ name: '開発', description: 'Writing code.' });
+    const review = (files.get('api/v1/categories/review/index.de.json') as { data: Record<string, unknown> }).data;
+    expect(review).toMatchObject({ slug: 'review', name: 'Code-Review', description: 'Reviewing code.', icon: 'code', subcategories: [] });
+  });
+
+  // TZ is read at run time by Node (LANG only at start-up; the build's test 21 runs a child for that).
+  it('is deterministic: shuffled input and another TZ give the same files in the same order', async () => {
+    const content = fixtureContent();
+    const first = await build(content);
+    const shuffled: Content = { ...content, skills: [...content.skills].reverse() };
+    const tz = process.env.TZ;
+    process.env.TZ = 'Pacific/Kiritimati';
+    try {
+      const second = await build(shuffled);
+      expect(second.order).toEqual(first.order);
+      for (const [path, data] of first.files) expect(JSON.stringify(second.files.get(path)), path).toBe(JSON.stringify(data));
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+
+  it('handles an empty content folder', async () => {
+    const { files } = await build({ skills: [], categories: [], platforms: [] });
+    expect(files.get(listPagePath({ kind: 'all' }, 'stars', 'desc', 1))).toEqual({ data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } });
+    expect(files.get('api/v1/categories/index.de.json')).toEqual({ data: [] });
+  });
+});
