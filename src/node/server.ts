@@ -1,0 +1,193 @@
+/**
+ * The Node HTTP server: the canonical API (`/api/v1/...`) answered by the runtime handler, and
+ * every other path served as a static file of the output folder. The library function only starts
+ * and stops the server; signals and printing belong to the command-line entry points.
+ */
+import { STATUS_CODES, createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { ApiError } from '../errors.ts';
+import { createHandler, type Handler } from '../handler.ts';
+import { cachedLoader } from '../loader.ts';
+import { API_PREFIX } from '../paths.ts';
+import { fsLoader } from './fs-loader.ts';
+import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import { errorReply, replyFromResponse, send, type Reply } from './reply.ts';
+import { staticReply } from './static-files.ts';
+
+/** Longest request target answered; longer is 414 (BAD_INPUTS 30). */
+export const MAX_URL_BYTES = 8 * 1024;
+/** Request line plus headers; more is 431 (or 414 when the request line alone is too long). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+/** Files of the static tree the API handler keeps parsed in memory. */
+const CACHE_ENTRIES = 2000;
+/** Answer to a CORS preflight: any origin may GET with any request header, for a day. */
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': 'GET, HEAD',
+  'access-control-allow-headers': '*',
+  'access-control-max-age': '86400',
+};
+/** Headers about the connection to this server, not about the request the handler sees. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+
+export interface ServerOptions {
+  /** The output folder of a build: served as static files and read by the API handler. */
+  dir: string;
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to listen on; default all interfaces. */
+  host?: string;
+  /** Answers `/api/v1/...`; default the runtime handler over `dir`, errors logged to stderr. */
+  handler?: Handler;
+  /** Per-client limit on `/api/v1/...` requests; none by default. */
+  rateLimit?: RateLimitOptions;
+}
+
+export interface RunningServer {
+  /** Base URL, e.g. `http://localhost:3000` (`localhost` when listening on every interface). */
+  url: string;
+  port: number;
+  server: Server;
+  /** Stop accepting connections, drop idle keep-alive ones, resolve once closed. */
+  close(): Promise<void>;
+}
+
+/** Start serving `dir`; resolves once the server listens. */
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const handler =
+    options.handler ??
+    createHandler(cachedLoader(fsLoader(options.dir), { maxEntries: CACHE_ENTRIES }), {
+      onError: (error, request) => console.error(`500 on ${request.url}:`, error),
+    });
+  const limit = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
+
+  const answer = async (req: IncomingMessage): Promise<Reply> => {
+    const target = req.url ?? '/';
+    if (Buffer.byteLength(target) > MAX_URL_BYTES) {
+      return errorReply(new ApiError('INVALID_PARAMS', `The URL is longer than ${MAX_URL_BYTES} bytes`, { status: 414 }));
+    }
+    let url: URL;
+    try {
+      url = new URL(target, originOf(req));
+    } catch {
+      return errorReply(new ApiError('INVALID_PARAMS', 'The request URL is malformed', { status: 400 }));
+    }
+    const api = url.pathname === `/${API_PREFIX}` || url.pathname.startsWith(`/${API_PREFIX}/`);
+    if (api && limit !== undefined) {
+      const retryAfter = limit(req.socket.remoteAddress ?? '');
+      if (retryAfter !== undefined) {
+        return errorReply(new ApiError('RATE_LIMITED', `Too many requests; retry in ${retryAfter} s`), { 'retry-after': String(retryAfter) });
+      }
+    }
+    const method = req.method ?? 'GET';
+    // A browser asks before a cross-origin request with headers of its own (`If-None-Match`).
+    if (method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      return { status: 204, headers: PREFLIGHT_HEADERS, body: null };
+    }
+    // The canonical API owns its whole prefix: the raw files of the tree under it are never
+    // served (the contract suite asks `/api/v1/manifest.json` to be 404 like any non-endpoint).
+    if (api) return replyFromResponse(await handler(toRequest(req, url)));
+    if (method !== 'GET' && method !== 'HEAD') {
+      return errorReply(new ApiError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
+    }
+    const file = await staticReply(options.dir, url.pathname, req);
+    if (file !== undefined) return file;
+    return errorReply(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
+  };
+
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
+    void respond(req, res, answer);
+  });
+  server.on('clientError', answerClientError);
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${displayHost(options.host)}:${port}`,
+    port,
+    server,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** Answer one request; an unexpected failure is a 500 (or a dropped connection once started). */
+async function respond(req: IncomingMessage, res: ServerResponse, answer: (req: IncomingMessage) => Promise<Reply>): Promise<void> {
+  try {
+    await send(req, res, await answer(req));
+  } catch (error) {
+    console.error(`500 on ${req.method} ${req.url?.slice(0, 200)}:`, error);
+    if (res.headersSent) res.destroy();
+    else await send(req, res, errorReply(new ApiError('SERVER_ERROR', 'Internal server error'))).catch(() => res.destroy());
+  }
+}
+
+/** The Fetch API request for the handler. HEAD is asked as GET so it gets the same ETag and length. */
+function toRequest(req: IncomingMessage, url: URL): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET');
+  const hasBody = method !== 'GET';
+  return new Request(url, {
+    method,
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/** `http://<Host>` when the Host header is a plain host[:port], else `http://localhost`. */
+function originOf(req: IncomingMessage): string {
+  const host = req.headers.host ?? '';
+  return /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/.test(host) ? `http://${host}` : 'http://localhost';
+}
+
+function displayHost(host: string | undefined): string {
+  if (host === undefined || host === '' || host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Requests Node's parser rejects before any handler runs: too large (431, or 414 when the request
+ * line alone is over the URL limit), timed out (408), malformed (400). Answered on the raw socket,
+ * which is then closed; the server itself goes on.
+ */
+function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void {
+  // A response already under way on this keep-alive socket cannot be followed by another.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight) {
+    socket.destroy();
+    return;
+  }
+  let status = 400;
+  if (error.code === 'HPE_HEADER_OVERFLOW') status = requestLineBytes(error.rawPacket) > MAX_URL_BYTES ? 414 : 431;
+  else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') status = 408;
+  const message =
+    status === 414 ? `The URL is longer than ${MAX_URL_BYTES} bytes` :
+    status === 431 ? `The request headers are larger than ${MAX_HEADER_BYTES} bytes` :
+    status === 408 ? 'The request took too long to arrive' : 'Malformed HTTP request';
+  const body = JSON.stringify(new ApiError('INVALID_PARAMS', message, { status }).toBody());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\nAccess-Control-Allow-Origin: *\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+/** Length of the request line in what the parser had buffered (all of it when it never ended). */
+function requestLineBytes(raw: Buffer | undefined): number {
+  if (raw === undefined) return 0;
+  const end = raw.indexOf('\r\n');
+  return end === -1 ? raw.length : end;
+}

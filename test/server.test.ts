@@ -1,0 +1,393 @@
+/**
+ * The Node HTTP server on a real socket (port 0) over a real build output: static files and API
+ * answers on the wire (ETag/304, gzip, HEAD, CORS), symbolic links and hostile paths (BAD_INPUTS
+ * 28, 29), oversized requests (BAD_INPUTS 30), clients that vanish, rate limiting.
+ */
+import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../src/node/server.ts';
+import { contractContent, writeContractTree } from './contract/contract-data.ts';
+
+const SECRET = 'TOP-SECRET-OUTSIDE-THE-OUTPUT';
+/** A JSON file big enough to still be streaming when a client hangs up (and worth compressing). */
+const BIG = JSON.stringify({ data: Array.from({ length: 60_000 }, (_, i) => ({ i, hex: randomBytes(16).toString('hex') })) });
+const PAGE = '<!doctype html><title>Skills</title><p>Skills Directory</p>\n';
+
+let root: string;
+let out: string;
+let server: RunningServer;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'server-test-'));
+  out = join(root, 'public');
+  const outside = join(root, 'outside');
+  await mkdir(join(outside, 'etc'), { recursive: true });
+  await writeFile(join(outside, 'secret.json'), JSON.stringify({ secret: SECRET }));
+  await writeFile(join(outside, 'etc', 'passwd'), SECRET);
+  await writeContractTree(out);
+  await writeFile(join(out, 'index.html'), PAGE);
+  await mkdir(join(out, 'files'));
+  await writeFile(join(out, 'files', 'big.json'), BIG);
+  await writeFile(join(out, 'files', 'empty.txt'), '');
+  // BAD_INPUTS 29: a symlinked directory and a symlinked file inside the served folder.
+  await symlink(outside, join(out, 'linked-dir'), 'dir');
+  await symlink(join(outside, 'secret.json'), join(out, 'linked.json'));
+  await symlink(outside, join(out, 'api', 'v1', 'linked-dir'), 'dir');
+  server = await startServer({ dir: out, host: '127.0.0.1' });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** One request with node:http (no automatic decompression, the path sent exactly as given). */
+function raw(path: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Send raw bytes on a socket; resolves the status line the server answers, or '' when it just closes. */
+function rawSocket(bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(bytes));
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+    socket.on('close', () => resolve(text.split('\r\n')[0] ?? ''));
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' || error.code === 'EPIPE' ? resolve(text.split('\r\n')[0] ?? '') : reject(error)));
+  });
+}
+
+async function stillServing(): Promise<void> {
+  const answer = await raw('/api/v1/categories');
+  expect(answer.status).toBe(200);
+  expect(JSON.parse(answer.body.toString())).toHaveProperty('data');
+}
+
+describe('static files', () => {
+  it('serves a file with a strong ETag, CORS, Vary and its type', async () => {
+    const answer = await raw('/files/big.json');
+    expect(answer.status).toBe(200);
+    expect(answer.body.toString()).toBe(BIG);
+    expect(answer.headers['etag']).toMatch(/^"[^"]+"$/);
+    expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(BIG)));
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expect(answer.headers['vary']).toBe('Accept-Encoding');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('serves index.html for / and for a folder', async () => {
+    for (const path of ['/', '/index.html']) {
+      const answer = await raw(path);
+      expect(answer.status).toBe(200);
+      expect(answer.body.toString()).toBe(PAGE);
+      expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
+    }
+    // A folder without index.html is not listed.
+    const folder = await raw('/files/');
+    expect(folder.status).toBe(404);
+    expect(folder.body.toString()).not.toContain('big.json');
+  });
+
+  it('answers 304 to If-None-Match with the current ETag, with CORS and no body', async () => {
+    const first = await raw('/files/big.json');
+    const etag = String(first.headers['etag']);
+    for (const inm of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const again = await raw('/files/big.json', { headers: { 'if-none-match': inm } });
+      expect(again.status).toBe(304);
+      expect(again.body.length).toBe(0);
+      expect(again.headers['etag']).toBe(etag);
+      expect(again.headers['access-control-allow-origin']).toBe('*');
+    }
+    expect((await raw('/files/big.json', { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
+  });
+
+  it('gzips when Accept-Encoding allows, with its own ETag that also revalidates', async () => {
+    const plain = await raw('/files/big.json');
+    const zipped = await raw('/files/big.json', { headers: { 'accept-encoding': 'br;q=1, gzip;q=0.8' } });
+    expect(zipped.status).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.body.length).toBeLessThan(Buffer.byteLength(BIG));
+    expect(gunzipSync(zipped.body).toString()).toBe(BIG);
+    expect(zipped.headers['etag']).not.toBe(plain.headers['etag']);
+    const again = await raw('/files/big.json', { headers: { 'accept-encoding': 'gzip', 'if-none-match': String(zipped.headers['etag']) } });
+    expect(again.status).toBe(304);
+    // gzip;q=0 refuses it.
+    const refused = await raw('/files/big.json', { headers: { 'accept-encoding': 'gzip;q=0' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    expect(refused.body.toString()).toBe(BIG);
+  });
+
+  it('HEAD has the headers of GET and no body', async () => {
+    const get = await raw('/files/big.json');
+    const head = await raw('/files/big.json', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    for (const name of ['etag', 'content-type', 'content-length', 'access-control-allow-origin', 'vary']) {
+      expect(head.headers[name], name).toBe(get.headers[name]);
+    }
+  });
+
+  it('serves an empty file and a byte range', async () => {
+    const empty = await raw('/files/empty.txt', { headers: { 'accept-encoding': 'gzip' } });
+    expect(empty.status).toBe(200);
+    expect(empty.body.length).toBe(0);
+    const range = await raw('/files/big.json', { headers: { range: 'bytes=0-9', 'accept-encoding': 'gzip' } });
+    expect(range.status).toBe(206);
+    expect(range.headers['content-encoding']).toBeUndefined();
+    expect(range.body.toString()).toBe(BIG.slice(0, 10));
+  });
+
+  it('refuses other methods with 405 and Allow', async () => {
+    const answer = await raw('/index.html', { method: 'DELETE' });
+    expect(answer.status).toBe(405);
+    expect(answer.headers['allow']).toBe('GET, HEAD');
+    expect(JSON.parse(answer.body.toString())).toMatchObject({ error: { code: 'METHOD_NOT_ALLOWED' } });
+  });
+
+  it('answers a CORS preflight', async () => {
+    const answer = await raw('/api/v1/skills', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.com', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+    });
+    expect(answer.status).toBe(204);
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expect(answer.headers['access-control-allow-methods']).toBe('GET, HEAD');
+  });
+});
+
+describe('never a file through a link or outside the folder', () => {
+  it.each(['/linked-dir/secret.json', '/linked-dir/etc/passwd', '/linked.json', '/linked-dir/', '/linked-dir'])(
+    'a symbolic link inside the folder is not followed: %s → 404 (BAD_INPUTS 29)',
+    async (path) => {
+      const answer = await raw(path);
+      expect(answer.status).toBe(404);
+      expect(answer.body.toString()).not.toContain(SECRET);
+    },
+  );
+
+  it.each([
+    '/..%2f..%2fetc/passwd',
+    '/..%2foutside%2fsecret.json',
+    '/%2e%2e/outside/secret.json',
+    '/%2e%2e%2foutside%2fsecret.json',
+    '/../outside/secret.json',
+    '/files/..%2f..%2foutside/secret.json',
+    '/%252e%252e/outside/secret.json',
+    '/%25252e%25252e/outside/secret.json',
+    '/index.html%00',
+    '/index.html%00.json',
+    '/%00',
+    '/files%5c..%5c..%5coutside%5csecret.json',
+    '/linked-dir%2fsecret.json',
+    '/%E0%A4%A',
+    '/api/v1/linked-dir/secret.json',
+    '/api/v1/manifest.json',
+    '/api/v1/skills/..%2f..%2f..%2f..%2foutside/secret.json',
+  ])('hostile path %s → 404 or 400, never a file outside (BAD_INPUTS 28)', async (path) => {
+    const answer = await raw(path);
+    expect([400, 404]).toContain(answer.status);
+    expect(answer.body.toString()).not.toContain(SECRET);
+    expect(JSON.parse(answer.body.toString())).toHaveProperty('error.code');
+  });
+});
+
+describe('the API through the server', () => {
+  it('answers with a strong ETag, 304 on If-None-Match, gzip, HEAD without a body', async () => {
+    const path = '/api/v1/skills?limit=50&sort=name';
+    const get = await raw(path);
+    expect(get.status).toBe(200);
+    const body = JSON.parse(get.body.toString()) as { data: unknown[] };
+    expect(body.data).toHaveLength(Math.min(50, (await contractContent()).skills.length));
+    const etag = String(get.headers['etag']);
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(get.headers['access-control-allow-origin']).toBe('*');
+    expect(get.headers['vary']).toBe('Accept-Encoding');
+
+    const notModified = await raw(path, { headers: { 'if-none-match': etag } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body.length).toBe(0);
+
+    const zipped = await raw(path, { headers: { 'accept-encoding': 'gzip, deflate' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(zipped.body).equals(get.body)).toBe(true);
+    expect(zipped.headers['content-length']).toBe(String(zipped.body.length));
+
+    const head = await raw(path, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers['etag']).toBe(etag);
+    expect(head.headers['content-length']).toBe(String(get.body.length));
+  });
+
+  it('an error answer is the JSON error body with CORS, no ETag', async () => {
+    const answer = await raw('/api/v1/skills?limit=0');
+    expect(answer.status).toBe(400);
+    expect(answer.headers['etag']).toBeUndefined();
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expect(JSON.parse(answer.body.toString())).toMatchObject({ error: { code: 'INVALID_PARAMS' } });
+  });
+});
+
+describe('oversized and broken requests (BAD_INPUTS 30)', () => {
+  it('a URL over 8 KiB is 414, and the server keeps serving', async () => {
+    for (const length of [8 * 1024 + 1, 12 * 1024]) {
+      const answer = await raw(`/api/v1/skills?q=${'a'.repeat(length)}`);
+      expect(answer.status).toBe(414);
+      expect(JSON.parse(answer.body.toString())).toMatchObject({ error: { code: 'INVALID_PARAMS' } });
+    }
+    // Past the parser's limit the request line alone decides: still 414.
+    expect(await rawSocket(`GET /${'a'.repeat(40 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`)).toBe('HTTP/1.1 414 URI Too Long');
+    await stillServing();
+  });
+
+  it('headers over the limit are 431, and the server keeps serving', async () => {
+    const answer = await raw('/api/v1/skills', { headers: { 'x-big': 'b'.repeat(20 * 1024) } });
+    expect(answer.status).toBe(431);
+    expect(await rawSocket(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(40 * 1024)}\r\n\r\n`)).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    await stillServing();
+  });
+
+  it('a malformed request is 400, and the server keeps serving', async () => {
+    expect(await rawSocket('NOT HTTP AT ALL\r\n\r\n')).toBe('HTTP/1.1 400 Bad Request');
+    await stillServing();
+  });
+
+  it('a client that hangs up mid-response does not hurt the server', async () => {
+    for (const headers of [{}, { 'accept-encoding': 'gzip' }]) {
+      await new Promise<void>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path: '/files/big.json', headers, agent: false }, (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+        req.end();
+      });
+    }
+    // Hang up right after sending, before any answer.
+    await new Promise<void>((resolve) => {
+      const socket = connect(server.port, '127.0.0.1', () => {
+        socket.end('GET /files/big.json HTTP/1.1\r\nHost: x\r\n\r\n');
+        socket.destroy();
+        resolve();
+      });
+    });
+    await stillServing();
+    expect((await raw('/files/big.json')).body.toString()).toBe(BIG);
+  });
+});
+
+describe('options', () => {
+  it('rate limits API requests per client with 429 RATE_LIMITED and Retry-After; static files are not limited', async () => {
+    const limited = await startServer({ dir: out, host: '127.0.0.1', rateLimit: { limit: 2, windowMs: 60_000 } });
+    try {
+      const get = (path: string) => fetch(new URL(path, limited.url));
+      expect((await get('/api/v1/categories')).status).toBe(200);
+      expect((await get('/api/v1/skills')).status).toBe(200);
+      const third = await get('/api/v1/categories');
+      expect(third.status).toBe(429);
+      expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await third.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+      expect((await get('/index.html')).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('a handler that throws is a 500 SERVER_ERROR for that request only', async () => {
+    let calls = 0;
+    const failing = await startServer({
+      dir: out,
+      host: '127.0.0.1',
+      handler: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error('boom');
+        return Response.json({ data: 'fine' });
+      },
+    });
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      const first = await fetch(new URL('/api/v1/skills', failing.url));
+      expect(first.status).toBe(500);
+      expect(await first.json()).toEqual({ error: { code: 'SERVER_ERROR', message: 'Internal server error' } });
+      const second = await fetch(new URL('/api/v1/skills', failing.url));
+      expect(await second.json()).toEqual({ data: 'fine' });
+      expect(errors).toHaveLength(1);
+    } finally {
+      console.error = original;
+      await failing.close();
+    }
+  });
+
+  it('streams a handler body that carries its own ETag, and stops it when the client leaves', async () => {
+    let cancelled = false;
+    const streaming = await startServer({
+      dir: out,
+      host: '127.0.0.1',
+      handler: async () => {
+        let n = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull: (controller) => {
+            n += 1;
+            controller.enqueue(new TextEncoder().encode(`chunk ${n}\n`.repeat(1000)));
+          },
+          cancel: () => {
+            cancelled = true;
+          },
+        });
+        return new Response(body, { headers: { etag: '"endless"', 'content-type': 'text/plain' } });
+      },
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const req = request(new URL('/api/v1/stream', streaming.url), { agent: false }, (res) => {
+          expect(res.headers['etag']).toBe('"endless"');
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+        req.end();
+      });
+      await expect.poll(() => cancelled).toBe(true);
+    } finally {
+      await streaming.close();
+    }
+  });
+
+  it('reports the URL it listens on', async () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}`);
+    const any = await startServer({ dir: out });
+    try {
+      expect(any.url).toBe(`http://localhost:${any.port}`);
+    } finally {
+      await any.close();
+    }
+  });
+});
