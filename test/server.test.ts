@@ -203,7 +203,6 @@ describe('never a file through a link or outside the folder', () => {
     '/linked-dir%2fsecret.json',
     '/%E0%A4%A',
     '/api/v1/linked-dir/secret.json',
-    '/api/v1/manifest.json',
     '/api/v1/skills/..%2f..%2f..%2f..%2foutside/secret.json',
   ])('hostile path %s → 404 or 400, never a file outside (BAD_INPUTS 28)', async (path) => {
     const answer = await raw(path);
@@ -214,6 +213,20 @@ describe('never a file through a link or outside the folder', () => {
 });
 
 describe('the API through the server', () => {
+  it('serves the documented .json files of the tree as files, like a static host', async () => {
+    const manifest = await raw('/api/v1/manifest.json');
+    expect(manifest.status).toBe(200);
+    expect(JSON.parse(manifest.body.toString())).toHaveProperty('format', 1);
+    const page = await raw('/api/v1/skills/_list/all/stars-desc/1.json');
+    const canonical = await raw('/api/v1/skills');
+    expect(page.status).toBe(200);
+    expect(JSON.parse(page.body.toString())).toEqual(JSON.parse(canonical.body.toString()));
+    // A .json path that is no file is still the handler's: a JSON 404.
+    const missing = await raw('/api/v1/skills/_list/all/stars-desc/9999.json');
+    expect(missing.status).toBe(404);
+    expect(JSON.parse(missing.body.toString())).toHaveProperty('error.code', 'NOT_FOUND');
+  });
+
   it('answers with a strong ETag, 304 on If-None-Match, gzip, HEAD without a body', async () => {
     const path = '/api/v1/skills?limit=50&sort=name';
     const get = await raw(path);

@@ -85,10 +85,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
       return { status: 204, headers: PREFLIGHT_HEADERS, body: null };
     }
-    // The canonical API owns its whole prefix: the raw files of the tree under it are never
-    // served (the contract suite asks `/api/v1/manifest.json` to be 404 like any non-endpoint).
+    const read = method === 'GET' || method === 'HEAD';
+    // The documented `.json` files of the static tree are served as files here too, as on any
+    // static host. No canonical URL names an existing `.json` file (files live at least one
+    // segment deeper than `:owner/:repo`, or under `_`-names no owner can take), so a `.json`
+    // path that is not a file falls through to the handler unchanged.
+    if (api && read && url.pathname.endsWith('.json')) {
+      const file = await staticReply(options.dir, url.pathname, req);
+      if (file !== undefined) return file;
+    }
     if (api) return replyFromResponse(await handler(toRequest(req, url)));
-    if (method !== 'GET' && method !== 'HEAD') {
+    if (!read) {
       return errorReply(new ApiError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
     }
     const file = await staticReply(options.dir, url.pathname, req);
