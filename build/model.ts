@@ -19,7 +19,7 @@ export interface SkillRecord {
   description: string;
   /** Markdown body of SKILL.md (front matter removed, BOM removed, line endings as written). */
   body: string;
-  /** Raw SKILL.md text, front matter included (BOM removed). */
+  /** Raw SKILL.md text exactly as the file holds it (front matter and any BOM included), so `sha` and `size` check against it. */
   raw: string;
   /** SHA-256 hex of the raw SKILL.md bytes. */
   sha: string;

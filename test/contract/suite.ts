@@ -345,10 +345,9 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
           expect(Object.keys(detail.installCommands).sort()).toEqual([...skill.platforms].sort());
           const raw = (await ok(`${base}/content`, SkillContentResponse)).data;
           expect(raw.content).toBe(skill.raw);
-          // sha and size are of the SKILL.md bytes (DECISIONS §4); a UTF-8 BOM is not part of
-          // the text but is part of the bytes.
-          const bom = raw.size === Buffer.byteLength(raw.content) + 3 ? '\uFEFF' : '';
-          const bytes = Buffer.from(bom + raw.content, 'utf8');
+          // sha and size are of the SKILL.md bytes (DECISIONS §4), and content is exactly those
+          // bytes as text (a UTF-8 BOM included), so a client can check one against the other.
+          const bytes = Buffer.from(raw.content, 'utf8');
           expect(raw.size).toBe(bytes.length);
           expect(raw.sha).toBe(createHash('sha256').update(bytes).digest('hex'));
           expect((await ok(`${base}/stats`, SkillStatsResponse)).data).toEqual(skill.stats);

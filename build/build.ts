@@ -1,0 +1,102 @@
+/**
+ * The build: content folder → validated model → static tree and search index, swapped in
+ * atomically (DECISIONS §2–3). A build with problems writes nothing unless `skipInvalid` is set, and then
+ * only when every problem is confined to a skill folder (which is left out and reported).
+ * Output is deterministic: it depends only on the content, plus `builtAt` in the manifest when
+ * `SOURCE_DATE_EPOCH` is set.
+ */
+import type { Manifest } from '../src/manifest.ts';
+import { MANIFEST_PATH } from '../src/paths.ts';
+import { loadContent } from './load-content.ts';
+import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
+import type { Problem } from './model.ts';
+import { writeAtomically } from './output.ts';
+import { formatProblem } from './problems.ts';
+import { buildSearchIndex } from './search-index.ts';
+import { writeSite } from './site.ts';
+import { writeTree } from './write-tree.ts';
+
+/** Options of `runBuild`. */
+export interface BuildOptions {
+  /** The content folder (categories.json, platforms.json, skills/). */
+  contentDir: string;
+  /** The output folder, replaced as a whole when the build succeeds. */
+  outDir: string;
+  /** Build the valid skills and report the invalid ones instead of failing. */
+  skipInvalid?: boolean;
+  /** Seconds since the epoch to record as `builtAt`; default `process.env.SOURCE_DATE_EPOCH`. */
+  sourceDateEpoch?: string | undefined;
+  /** Also write the Service Worker, demo page and `_headers` (build/site.ts); default true. */
+  site?: boolean;
+  /** Path the output is served under (`/my-repo/` on GitHub Pages), for the site files; default `/`. */
+  base?: string;
+}
+
+/** What a successful build did. */
+export interface BuildReport {
+  /** Skills written. */
+  skills: number;
+  /** Skill folders left out (only with `skipInvalid`), sorted. */
+  skipped: string[];
+  /** The problems that made those folders skipped. */
+  problems: Problem[];
+  /** Files written and their total size in bytes. */
+  files: number;
+  bytes: number;
+  /** The manifest written at `MANIFEST_PATH`. */
+  manifest: Manifest;
+  /** Wall time in milliseconds. */
+  ms: number;
+}
+
+/** The content has problems; nothing was written. `problems` lists every one of them. */
+export class BuildError extends Error {
+  readonly problems: Problem[];
+
+  constructor(problems: Problem[]) {
+    const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
+    super(`the content has ${count}:\n${problems.map(formatProblem).join('\n')}`);
+    this.name = 'BuildError';
+    this.problems = problems;
+  }
+}
+
+/** Build `contentDir` into `outDir`. Throws `BuildError` for content problems (output untouched). */
+export async function runBuild(options: BuildOptions): Promise<BuildReport> {
+  const started = performance.now();
+  const builtAt = builtAtFrom('sourceDateEpoch' in options ? options.sourceDateEpoch : process.env.SOURCE_DATE_EPOCH);
+  const { content, problems, skipped } = await loadContent(options.contentDir);
+  const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
+  if (problems.length > 0 && !(options.skipInvalid === true && skippable)) throw new BuildError(problems);
+
+  const { result: manifest, stats } = await writeAtomically(options.outDir, MANIFEST_PATH, async (writer) => {
+    // writeTree emits the manifest too; it is written here instead, last, with the search entry
+    // and `builtAt` added.
+    const written = await writeTree(content, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : writer.emit(path, data)));
+    const search = await buildSearchIndex(content.skills, writer.emit, content.categories);
+    if (options.site !== false) await writeSite(writer, { base: options.base });
+    await writer.emit(OPENAPI_PATH, openApiDocument());
+    const final: Manifest = { ...written, search, ...(builtAt === undefined ? {} : { builtAt }) };
+    await writer.emit(MANIFEST_PATH, final);
+    return final;
+  });
+  return {
+    skills: content.skills.length,
+    skipped,
+    problems,
+    files: stats.files,
+    bytes: stats.bytes,
+    manifest,
+    ms: Math.round(performance.now() - started),
+  };
+}
+
+/** `SOURCE_DATE_EPOCH` (whole seconds) as an ISO timestamp; undefined when unset or empty. */
+export function builtAtFrom(epoch: string | undefined): string | undefined {
+  if (epoch === undefined || epoch === '') return undefined;
+  const seconds = /^\d{1,12}$/.test(epoch) ? Number(epoch) : NaN;
+  if (!Number.isSafeInteger(seconds) || seconds * 1000 > 8.64e15) {
+    throw new Error(`SOURCE_DATE_EPOCH must be a whole number of seconds since 1970, got ${JSON.stringify(epoch)}`);
+  }
+  return new Date(seconds * 1000).toISOString();
+}

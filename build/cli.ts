@@ -1,0 +1,71 @@
+/**
+ * `npm run build -- [--content DIR] [--out DIR] [--skip-invalid] [--base PATH]`: build a content folder
+ * (default `content`) into a static tree (default `public`); `--base` is the path the output is
+ * served under (default `/`, e.g. `/my-repo/` for a GitHub project page).
+ *
+ * Exit codes: 0 built; 1 the content has problems (each printed as `path → field: message`) or
+ * the build failed; 2 bad command line.
+ */
+import { parseArgs } from 'node:util';
+import { BuildError, runBuild, type BuildReport } from './build.ts';
+import { formatProblem } from './problems.ts';
+import { normalizeBase } from './site.ts';
+
+const USAGE = 'usage: npm run build -- [--content DIR] [--out DIR] [--skip-invalid] [--base PATH]';
+
+/** Run the CLI with `argv` (without node and script); returns the exit code. */
+async function main(argv: readonly string[]): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        content: { type: 'string', default: 'content' },
+        out: { type: 'string', default: 'public' },
+        'skip-invalid': { type: 'boolean', default: false },
+        base: { type: 'string', default: '/' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    normalizeBase(values.base);
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  try {
+    const report = await runBuild({ contentDir: values.content, outDir: values.out, skipInvalid: values['skip-invalid'], base: values.base });
+    console.log(summary(report, values.out));
+    if (report.skipped.length > 0) {
+      console.log(`skipped ${report.skipped.length} invalid folder(s):`);
+      for (const problem of report.problems) console.log(`  ${formatProblem(problem)}`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof BuildError) {
+      console.error(`build failed, ${values.out} left unchanged: ${error.problems.length} problem(s) in ${values.content}`);
+      for (const problem of error.problems) console.error(`  ${formatProblem(problem)}`);
+    } else {
+      console.error(`build failed, ${values.out} left unchanged: ${(error as Error).message}`);
+    }
+    return 1;
+  }
+}
+
+/** One line: skills, files, size, time. */
+function summary(report: BuildReport, out: string): string {
+  const size = report.bytes >= 1024 * 1024 ? `${(report.bytes / (1024 * 1024)).toFixed(1)} MiB` : `${(report.bytes / 1024).toFixed(1)} KiB`;
+  return `built ${report.skills} skills into ${out}: ${report.files} files, ${size}, ${report.ms} ms`;
+}
+
+process.exitCode = await main(process.argv.slice(2));

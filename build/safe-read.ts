@@ -1,0 +1,79 @@
+/**
+ * Reading files of an untrusted content folder: never through a symbolic link (BAD_INPUTS 17),
+ * never a FIFO or device, never more than a size limit, checked before reading (BAD_INPUTS 12).
+ */
+import { constants, promises as fs } from 'node:fs';
+
+/** 1 MiB: the limit of SKILL.md and of every JSON file of the content folder. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/** A file that must not be read; `message` says why, for a problem. */
+export class UnsafeFileError extends Error {
+  override name = 'UnsafeFileError';
+}
+
+/** lstat, or undefined when nothing is there. */
+export async function lstatOrUndefined(path: string): Promise<import('node:fs').Stats | undefined> {
+  try {
+    return await fs.lstat(path);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The bytes of the regular file at `path`, or undefined when it does not exist. Throws
+ * `UnsafeFileError` for a symbolic link, anything but a regular file, or a file over `limit`
+ * bytes (checked on the open handle before reading, and again while reading).
+ */
+export async function readRegularFile(path: string, limit = MAX_FILE_BYTES): Promise<Buffer | undefined> {
+  const stats = await lstatOrUndefined(path);
+  if (stats === undefined) return undefined;
+  checkStats(stats, limit);
+  let handle;
+  try {
+    // O_NOFOLLOW: a file swapped for a link after the lstat still fails; O_NONBLOCK: a FIFO
+    // swapped in cannot block the build.
+    handle = await fs.open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw new UnsafeFileError('is a symbolic link, not followed');
+    throw error;
+  }
+  try {
+    const opened = await handle.stat();
+    checkStats(opened, limit);
+    const size = opened.size;
+    // One byte of room past the expected size tells a file that grew since the stat.
+    const buffer = Buffer.allocUnsafe(size + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) return buffer.subarray(0, length);
+      length += bytesRead;
+    }
+    throw size + 1 > limit ? tooLarge(size + 1, limit) : new UnsafeFileError('changed while being read');
+  } finally {
+    await handle.close();
+  }
+}
+
+function checkStats(stats: import('node:fs').Stats, limit: number): void {
+  if (stats.isSymbolicLink()) throw new UnsafeFileError('is a symbolic link, not followed');
+  if (!stats.isFile()) throw new UnsafeFileError('is not a regular file');
+  if (stats.size > limit) throw tooLarge(stats.size, limit);
+}
+
+function tooLarge(size: number, limit: number): UnsafeFileError {
+  return new UnsafeFileError(`is larger than the limit of ${formatBytes(limit)} (${size} bytes or more)`);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+/** ENOENT, or ENOTDIR (a parent is a file). */
+export function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

@@ -1,0 +1,189 @@
+/**
+ * build/output.ts: the staging folder and the atomic swap (DECISIONS §3, BAD_INPUTS 13, 20).
+ */
+import { promises as fs } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { outputPathProblem, writeAtomically, type OutputWriter } from '../build/output.ts';
+import { tempDir } from './helpers/fixture-content.ts';
+import { readTree } from './helpers/read-tree.ts';
+
+const MARKER = 'api/v1/manifest.json';
+const dirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(dirs.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
+});
+
+/** A fresh parent folder; the output is `<parent>/public`. */
+async function outDir(): Promise<string> {
+  const parent = await tempDir('output-');
+  dirs.push(parent);
+  return join(parent, 'public');
+}
+
+/** Names in the output's parent other than the output itself (staging or backup leftovers). */
+async function leftovers(out: string): Promise<string[]> {
+  return (await fs.readdir(dirname(out))).filter((n) => n !== basename(out));
+}
+
+/** Write a small previous output (a finished build). */
+async function previousBuild(out: string): Promise<Map<string, Buffer>> {
+  await writeAtomically(out, MARKER, async (w) => {
+    await w.emit(MARKER, { format: 1 });
+    await w.emit('api/v1/skills/a/b/index.json', { data: { id: 'a/b' } });
+    await w.writeFile('index.html', '<!doctype html>\n');
+  });
+  return readTree(out);
+}
+
+describe('writeAtomically', () => {
+  it('writes compact JSON without a trailing newline, text and bytes as given, and counts them', async () => {
+    const out = await outDir();
+    const source = join(dirname(out), 'asset.js');
+    await fs.writeFile(source, 'self.x = 1;');
+    const { result, stats } = await writeAtomically(out, MARKER, async (w) => {
+      await w.emit(MARKER, { format: 1, list: [1, 'é'] });
+      await w.writeFile('index.html', '<p>hi</p>\n');
+      await w.writeFile('bin/data.bin', new Uint8Array([0, 1, 2]));
+      await w.copyFile('sw.js', source);
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(stats).toEqual({ files: 4, bytes: 28 + 10 + 3 + 11 }); // é is two bytes
+    const tree = await readTree(out);
+    expect([...tree.keys()]).toEqual(['api/v1/manifest.json', 'bin/data.bin', 'index.html', 'sw.js']);
+    expect(tree.get(MARKER)?.toString()).toBe('{"format":1,"list":[1,"é"]}');
+    expect((await fs.stat(out)).mode & 0o777).toBe(0o755);
+    expect(await leftovers(out)).toEqual(['asset.js']);
+  });
+
+  it('replaces a previous output as a whole (no stale file survives)', async () => {
+    const out = await outDir();
+    await previousBuild(out);
+    await writeAtomically(out, MARKER, async (w) => w.emit(MARKER, { format: 1, second: true }));
+    expect([...(await readTree(out)).keys()]).toEqual([MARKER]);
+    expect(await leftovers(out)).toEqual([]);
+  });
+
+  it('a failure after many files leaves the previous output byte-identical and no staging folder (BAD_INPUTS 20)', async () => {
+    const out = await outDir();
+    const before = await previousBuild(out);
+    const failing = async (w: OutputWriter): Promise<void> => {
+      await w.emit(MARKER, { format: 1, partial: true });
+      for (let i = 0; i < 50; i++) await w.emit(`api/v1/skills/x/s${i}/index.json`, { i });
+      throw new Error('injected failure at the last skill');
+    };
+    await expect(writeAtomically(out, MARKER, failing)).rejects.toThrow('injected failure at the last skill');
+    expect(await readTree(out)).toEqual(before);
+    expect(await leftovers(out)).toEqual([]);
+  });
+
+  it('writes still running when the filler fails are waited for, then removed with the staging folder', async () => {
+    const out = await outDir();
+    const before = await previousBuild(out);
+    const racing = async (w: OutputWriter): Promise<void> => {
+      for (let i = 0; i < 200; i++) void w.emit(`deep/${i}/a/b/c/file.json`, { i });
+      throw new Error('failed while writes were running');
+    };
+    await expect(writeAtomically(out, MARKER, racing)).rejects.toThrow('failed while writes were running');
+    expect(await readTree(out)).toEqual(before);
+    expect(await leftovers(out)).toEqual([]);
+  });
+
+  it('a write the filler did not await still fails the build', async () => {
+    const out = await outDir();
+    const before = await previousBuild(out);
+    const careless = async (w: OutputWriter): Promise<void> => {
+      await w.emit('taken/file.json', 1);
+      // Writing a file where a folder must go fails on disk, after `fill` has returned.
+      w.emit('taken/file.json/inner.json', 2).catch(() => undefined);
+    };
+    await expect(writeAtomically(out, MARKER, careless)).rejects.toThrow(/ENOTDIR|EEXIST/);
+    expect(await readTree(out)).toEqual(before);
+    expect(await leftovers(out)).toEqual([]);
+  });
+
+  it('a failure with no previous output leaves nothing behind', async () => {
+    const out = await outDir();
+    await expect(writeAtomically(out, MARKER, async (w) => w.emit('../escape.json', {}))).rejects.toThrow(
+      'refusing to write output path "../escape.json": contains ..',
+    );
+    expect(await fs.readdir(dirname(out))).toEqual([]);
+  });
+
+  it.each([
+    ['../escape.json', 'contains ..'],
+    ['a/../../escape.json', 'contains ..'],
+    ['/etc/passwd', 'absolute'],
+    ['C:/x.json', 'absolute'],
+    ['a\\..\\x.json', 'contains a backslash'],
+    ['a\u0000b.json', 'contains NUL'],
+    ['', 'empty'],
+    ['a//b.json', 'has an empty or . segment'],
+    ['./a.json', 'has an empty or . segment'],
+    ['a/', 'has an empty or . segment'],
+  ])('refuses the output path %j (%s)', async (path, why) => {
+    expect(outputPathProblem(path)).toBe(why);
+    const out = await outDir();
+    await expect(writeAtomically(out, MARKER, async (w) => w.writeFile(path, 'x'))).rejects.toThrow(why);
+    expect(await fs.readdir(dirname(out))).toEqual([]);
+  });
+
+  it('refuses to write one path twice, also differing only by case', async () => {
+    const out = await outDir();
+    await expect(
+      writeAtomically(out, MARKER, async (w) => {
+        await w.emit('api/v1/skills/Foo/bar/index.json', {});
+        await w.emit('api/v1/skills/foo/bar/index.json', {});
+      }),
+    ).rejects.toThrow('output path "api/v1/skills/foo/bar/index.json" written twice (also "api/v1/skills/Foo/bar/index.json")');
+    await expect(
+      writeAtomically(out, MARKER, async (w) => {
+        await Promise.all([w.emit('same.json', 1), w.emit('same.json', 2)]);
+      }),
+    ).rejects.toThrow('written twice');
+  });
+
+  it('refuses values that are not JSON', async () => {
+    const out = await outDir();
+    await expect(writeAtomically(out, MARKER, async (w) => w.emit('x.json', undefined))).rejects.toThrow('value is not JSON');
+  });
+
+  it('never replaces a folder the build did not write, a file or a link', async () => {
+    const out = await outDir();
+    await fs.mkdir(out);
+    await fs.writeFile(join(out, 'precious.txt'), 'keep me');
+    await expect(writeAtomically(out, MARKER, async () => undefined)).rejects.toThrow(
+      `output ${out} is not empty and holds no api/v1/manifest.json: refusing to replace a folder the build did not write`,
+    );
+    expect(await fs.readFile(join(out, 'precious.txt'), 'utf8')).toBe('keep me');
+
+    const file = `${out}-file`;
+    await fs.writeFile(file, 'x');
+    await expect(writeAtomically(file, MARKER, async () => undefined)).rejects.toThrow('exists and is not a folder');
+
+    const link = `${out}-link`;
+    await fs.symlink(out, link);
+    await expect(writeAtomically(link, MARKER, async () => undefined)).rejects.toThrow('exists and is not a folder');
+    expect(await leftovers(out)).toEqual(['public-file', 'public-link']);
+  });
+
+  it('accepts an empty existing folder', async () => {
+    const out = await outDir();
+    await fs.mkdir(out);
+    await writeAtomically(out, MARKER, async (w) => w.emit(MARKER, {}));
+    expect([...(await readTree(out)).keys()]).toEqual([MARKER]);
+  });
+
+  it('removes staging folders left by a killed build, not those of a running one', async () => {
+    const out = await outDir();
+    const parent = dirname(out);
+    // pid 2^22 + 1 is above Linux's pid_max: no process has it.
+    const dead = join(parent, `.staging-public-${2 ** 22 + 1}-abcdef`);
+    const alive = join(parent, `.staging-public-${process.ppid}-abcdef`);
+    const other = join(parent, '.staging-other-1-abcdef');
+    for (const dir of [dead, `${dead}-previous`, alive, other]) await fs.mkdir(dir);
+    await writeAtomically(out, MARKER, async (w) => w.emit(MARKER, {}));
+    expect((await leftovers(out)).sort()).toEqual([basename(alive), basename(other)].sort());
+  });
+});
