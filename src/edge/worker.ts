@@ -1,0 +1,110 @@
+/**
+ * The Cloudflare Worker entry (wrangler.toml `main`): the canonical API at the edge, answered by
+ * the same runtime handler as every other host, reading the build output deployed as the
+ * Worker's static assets (`env.ASSETS`). Runtime core: no Node built-ins.
+ *
+ * Routing (wrangler.toml sends `/api/*` to the Worker first; every other path is served by the
+ * static assets directly and reaches the Worker only when no file matches):
+ * - `/api/v1/...json` that exists as a file — served as the file, as on any static host and the
+ *   Node server (no canonical URL names an existing `.json` file); content-hashed search index
+ *   files (`/api/v1/skills/_search/…`) with `Cache-Control: immutable`;
+ * - any other `/api/v1[/...]` — the runtime handler, with `Cache-Control` and `ETag` (src/http-cache.ts);
+ * - anything else — the static file, or the same JSON NOT_FOUND (405 for other methods) the Node
+ *   server answers.
+ */
+import { ApiError } from '../errors.ts';
+import { createHandler, type Handler } from '../handler.ts';
+import { IMMUTABLE_CACHE_CONTROL, isContentHashed, withCaching } from '../http-cache.ts';
+import { cachedLoader } from '../loader.ts';
+import { API_PREFIX } from '../paths.ts';
+import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
+
+/** The Worker's bindings (wrangler.toml `[assets] binding = "ASSETS"`). */
+export interface Env {
+  ASSETS: AssetsBinding;
+}
+
+/**
+ * Parsed files an isolate keeps (LRU). An isolate has 128 MB; list pages and skill files are a
+ * few KB, so this bounds the cache at a few MB while keeping the manifest and hot pages parsed.
+ */
+const CACHE_ENTRIES = 500;
+
+/** The answer to a CORS preflight: a browser asks before sending `If-None-Match` cross-origin. */
+const PREFLIGHT_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, HEAD',
+  'access-control-allow-headers': '*',
+  'access-control-max-age': '86400',
+};
+
+/** Largest unused request body read to keep the connection usable. */
+const MAX_DISCARD = 64 * 1024;
+
+const JSON_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  'access-control-allow-origin': '*',
+  'x-content-type-options': 'nosniff',
+};
+
+/** One handler per assets binding, so its file cache lives as long as the isolate. */
+const handlers = new WeakMap<AssetsBinding, Handler>();
+
+function apiHandler(env: Env): Handler {
+  let handler = handlers.get(env.ASSETS);
+  if (handler === undefined) {
+    const loader = cachedLoader(assetsLoader(env.ASSETS), { maxEntries: CACHE_ENTRIES });
+    handler = withCaching(createHandler(loader, { onError: (error, request) => console.error(`500 on ${request.url}:`, error) }));
+    handlers.set(env.ASSETS, handler);
+  }
+  return handler;
+}
+
+export default {
+  async fetch(request: Request, env: Env): Promise<Response> {
+    const url = new URL(request.url);
+    const readable = request.method === 'GET' || request.method === 'HEAD';
+    if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+      return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+    }
+    if (!readable) await discardBody(request);
+    const api = url.pathname === `/${API_PREFIX}` || url.pathname.startsWith(`/${API_PREFIX}/`);
+    if (api && !(readable && url.pathname.endsWith('.json'))) return apiHandler(env)(request);
+    if (!readable) {
+      return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
+    }
+    const file = await env.ASSETS.fetch(request);
+    if (file.status === 404) {
+      await file.body?.cancel();
+      // A `.json` path under the API that is no file is the handler's (a JSON 404 or an answer).
+      if (api) return apiHandler(env)(request);
+      return errorResponse(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
+    }
+    // A search index file never changes under its name (200, or 304 to a revalidation).
+    if (!api || !isContentHashed(url.pathname) || (file.status !== 200 && file.status !== 304)) return file;
+    const immutable = new Response(file.body, file);
+    immutable.headers.set('cache-control', IMMUTABLE_CACHE_CONTROL);
+    immutable.headers.set('access-control-allow-origin', '*');
+    return immutable;
+  },
+};
+
+/**
+ * Read and drop a request body nobody uses. workerd does not reuse a connection whose request
+ * body was left unread (cancelling is not enough) and resets it under the client's next request;
+ * bodies past `MAX_DISCARD` bytes are cancelled instead (that client loses its keep-alive).
+ */
+async function discardBody(request: Request): Promise<void> {
+  if (request.body === null) return;
+  const reader = request.body.getReader();
+  for (let bytes = 0; bytes <= MAX_DISCARD; ) {
+    const chunk = await reader.read();
+    if (chunk.done) return;
+    bytes += chunk.value.byteLength;
+  }
+  await reader.cancel();
+}
+
+function errorResponse(error: ApiError, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(error.toBody()), { status: error.status, headers: { ...JSON_HEADERS, ...extra } });
+}

@@ -1,0 +1,99 @@
+/**
+ * HTTP caching for any host of the runtime handler (edge Worker, Service Worker, Node): a
+ * `Cache-Control` suited to a shared cache on every answer and a strong `ETag` computed from the
+ * body, with `If-None-Match` → 304. Fetch API only, no Node built-ins.
+ *
+ * Every answer of the API is a pure function of the deployed build, so a short browser lifetime
+ * plus a longer shared-cache lifetime (`s-maxage`) is safe: a new deploy is visible everywhere
+ * within `s-maxage`. Content-hashed files (the search index) never change under their name and
+ * are `immutable`.
+ */
+import type { Handler } from './handler.ts';
+import { SEARCH_DIR } from './search/format.ts';
+
+/** Lifetimes of API answers, in seconds. */
+export interface CachingOptions {
+  /** Browser (private cache) lifetime; default 60. */
+  maxAge?: number;
+  /** Shared-cache (CDN, edge) lifetime; default 300. */
+  sMaxAge?: number;
+}
+
+/** `Cache-Control` of content-hashed files: a year, and never revalidated. */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** `Cache-Control` of answers no cache may keep (rate limiting, server errors, other methods). */
+export const NO_STORE = 'no-store';
+
+/** Statuses that depend on the build only (a success, a bad parameter, an unknown resource). */
+const CACHEABLE_STATUSES = new Set([200, 400, 404]);
+
+/** Headers a 304 repeats from the 200 it stands for (RFC 9110 §15.4.5), plus CORS. */
+const NOT_MODIFIED_HEADERS = ['cache-control', 'content-location', 'etag', 'expires', 'vary'];
+
+/**
+ * Wrap `handler` so that every answer carries `Cache-Control` (unless the handler set one) and
+ * every 200 a strong ETag of its body (unless the handler set one); a GET or HEAD whose
+ * `If-None-Match` matches gets a bodiless 304 instead. HEAD is answered from the GET answer, so
+ * both carry the same ETag. `Access-Control-Expose-Headers: ETag` lets cross-origin pages read it.
+ */
+export function withCaching(handler: Handler, options: CachingOptions = {}): Handler {
+  const cacheControl = `public, max-age=${options.maxAge ?? 60}, s-maxage=${options.sMaxAge ?? 300}`;
+  return async (request) => {
+    const head = request.method === 'HEAD';
+    const response = await handler(head ? new Request(request, { method: 'GET' }) : request);
+    const headers = new Headers(response.headers);
+    if (!headers.has('cache-control')) headers.set('cache-control', CACHEABLE_STATUSES.has(response.status) ? cacheControl : NO_STORE);
+    headers.set('access-control-expose-headers', 'ETag');
+    if (response.status !== 200 || response.body === null) {
+      if (head) await response.body?.cancel();
+      return new Response(head ? null : response.body, { status: response.status, statusText: response.statusText, headers });
+    }
+    // API bodies are bounded JSON: reading one whole to hash it costs little.
+    const body = await response.arrayBuffer();
+    const etag = headers.get('etag') ?? (await strongEtag(body));
+    headers.set('etag', etag);
+    if (etagMatches(request.headers.get('if-none-match'), etag)) return notModified(headers);
+    return new Response(head ? null : body, { status: 200, headers });
+  };
+}
+
+/** A strong ETag of `body`: the quoted SHA-256, base64url (the form the Node server uses too). */
+export async function strongEtag(body: BufferSource): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return `"${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`;
+}
+
+/**
+ * Whether an `If-None-Match` header value matches `etag`: `*`, or any listed tag by weak
+ * comparison (RFC 9110 §13.1.2), since a CDN that compresses a body may weaken its ETag
+ * (`W/"…"`) before the client sees it.
+ */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = opaque(etag);
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === wanted);
+}
+
+/** The 304 for an answer with `headers`: validators, caching and CORS headers, no body. */
+export function notModified(headers: Headers): Response {
+  const kept = new Headers();
+  headers.forEach((value, name) => {
+    if (NOT_MODIFIED_HEADERS.includes(name) || name.startsWith('access-control-')) kept.set(name, value);
+  });
+  return new Response(null, { status: 304, headers: kept });
+}
+
+/**
+ * Whether a path of the static tree (relative, e.g. `api/v1/skills/_search/t.3fa9.json`, or a URL
+ * pathname with a leading `/`) names a content-hashed file: every file of the search index is
+ * named by a hash of its content, so it can be cached forever.
+ */
+export function isContentHashed(path: string): boolean {
+  const relative = path.startsWith('/') ? path.slice(1) : path;
+  return relative.startsWith(`${SEARCH_DIR}/`) && /^[A-Za-z0-9._-]+\.json$/.test(relative.slice(SEARCH_DIR.length + 1));
+}
