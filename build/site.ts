@@ -1,0 +1,128 @@
+/**
+ * The browser side of the output (issue 4): the Service Worker `sw.js` (the runtime handler for
+ * `<base>api/v1/…` on any static host), the page helper `api.js`, the demo page (`index.html`,
+ * `app.js`, `style.css`, `favicon.svg`), `_headers` for Netlify/Cloudflare Pages, and `.nojekyll`
+ * so GitHub Pages serves the `_list`/`_search` folders. Scripts are bundled with esbuild
+ * (minified, ES2020); the output depends only on the sources and `base`.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { API_PREFIX } from '../src/paths.ts';
+import { SEARCH_DIR } from '../src/search/format.ts';
+import type { OutputWriter } from './output.ts';
+
+/** Options of `writeSite`. */
+export interface SiteOptions {
+  /** Path the output is served under: `/` (default) or e.g. `/my-repo/` for a GitHub project page. */
+  base?: string;
+}
+
+/** One bundled script of the output. */
+interface Script {
+  /** Output file, relative to the output folder. */
+  out: string;
+  /** Entry source, relative to the project root. */
+  entry: string;
+  format: 'iife' | 'esm';
+}
+
+const SCRIPTS: readonly Script[] = [
+  { out: 'sw.js', entry: 'src/service-worker.ts', format: 'iife' },
+  { out: 'api.js', entry: 'src/page-api.ts', format: 'esm' },
+  { out: 'app.js', entry: 'site/app.ts', format: 'iife' },
+];
+/** Demo page files copied as they are (index.html gets cache-busting query strings). */
+const COPIED = ['style.css', 'favicon.svg'] as const;
+
+const BASE_RE = /^\/(?:[A-Za-z0-9._~-]+\/)*$/;
+const root = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * `base` as `/` or `/a/b/` (leading and trailing slash added); throws for anything but plain path
+ * segments of `[A-Za-z0-9._~-]`, since it ends up in a script, a header file and URLs.
+ */
+export function normalizeBase(base = '/'): string {
+  const trimmed = base.replace(/^\/+|\/+$/g, '');
+  const normalized = trimmed === '' ? '/' : `/${trimmed}/`;
+  if (!BASE_RE.test(normalized) || normalized.split('/').some((s) => s === '.' || s === '..')) {
+    throw new Error(`--base must be a URL path such as / or /my-repo/ (letters, digits, . _ ~ -), got ${JSON.stringify(base)}`);
+  }
+  return normalized;
+}
+
+/** Bundle one script: minified, ES2020, `__SKILLS_API_BASE__` set to `base`. */
+async function bundle(script: Script, base: string): Promise<string> {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [script.entry],
+    bundle: true,
+    write: false,
+    format: script.format,
+    platform: 'browser',
+    target: 'es2020',
+    minify: true,
+    legalComments: 'none',
+    charset: 'utf8',
+    logLevel: 'silent',
+    define: { __SKILLS_API_BASE__: JSON.stringify(base) },
+  });
+  const file = result.outputFiles[0];
+  if (file === undefined) throw new Error(`esbuild wrote nothing for ${script.entry}`);
+  return file.text;
+}
+
+/** Short content hash used as a cache-busting query string. */
+function hash8(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8);
+}
+
+/**
+ * `_headers` (Netlify, Cloudflare Pages): CORS on the API files; `immutable` for the
+ * content-hashed search files; a short cache for everything else. Both hosts merge every rule
+ * that matches a path and join repeated headers with a comma, so no two rules that can match the
+ * same path set the same header: the cache rules list the other paths one pattern each.
+ */
+export function headersFile(base: string, siteFiles: readonly string[]): string {
+  const short = 'public, max-age=300';
+  const api = `${base}${API_PREFIX}`;
+  const rule = (path: string, ...headers: string[]): string => `${path}\n${headers.map((line) => `  ${line}`).join('\n')}\n`;
+  const rules = [
+    rule(`${api}/*`, 'Access-Control-Allow-Origin: *', 'X-Content-Type-Options: nosniff'),
+    rule(`${base}${SEARCH_DIR}/*`, 'Cache-Control: public, max-age=31536000, immutable'),
+    ...[
+      `${api}/manifest.json`,
+      `${api}/categories/*`,
+      `${api}/skills/_list/*`,
+      `${api}/skills/:owner/:repo/index.json`,
+      `${api}/skills/:owner/:repo/content.json`,
+      `${api}/skills/:owner/:repo/stats.json`,
+      base,
+      ...siteFiles.map((file) => `${base}${file}`),
+    ].map((path) => rule(path, `Cache-Control: ${short}`)),
+  ];
+  return `# Written by the build (build/site.ts) for Netlify and Cloudflare Pages; other hosts ignore it.\n\n${rules.join('\n')}`;
+}
+
+/**
+ * Write the Service Worker, the page helper, the demo page, `_headers` and `.nojekyll` through
+ * `writer` (paths relative to the output folder).
+ */
+export async function writeSite(writer: OutputWriter, options: SiteOptions = {}): Promise<void> {
+  const base = normalizeBase(options.base);
+  const scripts = await Promise.all(SCRIPTS.map(async (script) => ({ out: script.out, text: await bundle(script, base) })));
+  const copied = await Promise.all(COPIED.map(async (name) => ({ out: name, text: await fs.readFile(`${root}site/${name}`, 'utf8') })));
+  const files = [...scripts, ...copied];
+  for (const file of files) await writer.writeFile(file.out, file.text);
+
+  // index.html names app.js and style.css with their content hash, so a cached page never pairs
+  // with a stale script.
+  let html = await fs.readFile(`${root}site/index.html`, 'utf8');
+  for (const file of files) {
+    html = html.replaceAll(`"./${file.out}"`, `"./${file.out}?v=${hash8(file.text)}"`);
+  }
+  await writer.writeFile('index.html', html);
+  await writer.writeFile('_headers', headersFile(base, ['index.html', ...files.map((f) => f.out)].sort()));
+  await writer.writeFile('.nojekyll', '');
+}

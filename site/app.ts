@@ -1,0 +1,721 @@
+/**
+ * The demo page (bundled by build/site.ts into `<out>/app.js`): browse, filter, search and read
+ * skills through the canonical API. Every request goes through `apiFetch` (page-api.ts), so the
+ * Service Worker answers it once it controls the page. Hash routing (`#/skills/owner/repo`)
+ * keeps every view a plain static URL that works under any sub-path.
+ *
+ * Views: `#/` (`#/skills?…`) list · `#/search?q=…` · `#/categories` · `#/categories/:slug?…` ·
+ * `#/skills/:owner/:repo`.
+ */
+import { siteBasePath } from '../src/browser-api.ts';
+import { apiFetch, ready } from '../src/page-api.ts';
+import { MANIFEST_PATH } from '../src/paths.ts';
+import type { Category, CategoryDetail, Pagination, SearchResponse, SkillContent, SkillDetail, SkillListResponse, SkillStats, SkillSummary, Suggestion } from '../src/schemas.ts';
+import { starChart } from './chart.ts';
+import { append, h, renderHighlight, renderMarkdown } from './render.ts';
+
+const LOCALES: ReadonlyArray<[string, string]> = [
+  ['en', 'English'],
+  ['de', 'Deutsch'],
+  ['fr', 'Français'],
+  ['ja', '日本語'],
+  ['ko', '한국어'],
+  ['zh-TW', '繁體中文'],
+];
+const PLATFORM_NAMES: Readonly<Record<string, string>> = { 'claude-code': 'Claude Code', codex: 'Codex', chatgpt: 'ChatGPT' };
+const SORT_LABELS: ReadonlyArray<[string, string]> = [
+  ['stars', 'Stars'],
+  ['updated', 'Recently updated'],
+  ['name', 'Name'],
+];
+/** Query parameters of the list endpoints that the page keeps in its own URL. */
+const LIST_PARAMS = ['category', 'platform', 'sort', 'order', 'page'];
+const SEARCH_PARAMS = ['q', 'category', 'platform', 'minStars', 'page'];
+
+/** An error answer of the API (or a failed request), shown as its code and message. */
+class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const main = document.getElementById('view') as HTMLElement;
+const localeSelect = document.getElementById('locale') as HTMLSelectElement;
+let locale = readStoredLocale();
+let generation = 0;
+const categoriesByLocale = new Map<string, Promise<Category[]>>();
+let platformIds: Promise<string[]> | undefined;
+
+// ---------------------------------------------------------------- data
+
+async function get<T>(path: string): Promise<T> {
+  let response: Response;
+  try {
+    response = await apiFetch(path);
+  } catch (error) {
+    throw new ApiFailure(0, 'NETWORK_ERROR', String(error));
+  }
+  const body = (await response.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+  if (!response.ok) {
+    throw new ApiFailure(response.status, body?.error?.code ?? `HTTP_${response.status}`, body?.error?.message ?? response.statusText);
+  }
+  return body as T;
+}
+
+/** `path?query` with empty values dropped. */
+function withQuery(path: string, params: Record<string, string | null | undefined>): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') query.set(key, value);
+  const text = query.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+function pick(params: URLSearchParams, keys: readonly string[]): Record<string, string | null> {
+  return Object.fromEntries(keys.map((key) => [key, params.get(key)]));
+}
+
+function categories(): Promise<Category[]> {
+  let pending = categoriesByLocale.get(locale);
+  if (pending === undefined) {
+    pending = get<{ data: Category[] }>(withQuery('categories', { locale })).then((body) => body.data);
+    pending.catch(() => categoriesByLocale.delete(locale));
+    categoriesByLocale.set(locale, pending);
+  }
+  return pending;
+}
+
+/** Platform ids: no endpoint lists them, so they are read from the static manifest file. */
+function platforms(): Promise<string[]> {
+  platformIds ??= fetch(`${siteBasePath()}${MANIFEST_PATH}`)
+    .then((response) => (response.ok ? (response.json() as Promise<{ platforms?: unknown }>) : { platforms: [] }))
+    .then((manifest) => (Array.isArray(manifest.platforms) ? manifest.platforms.filter((p): p is string => typeof p === 'string') : []))
+    .catch(() => []);
+  return platformIds;
+}
+
+/** Category slug → localized name, subcategories included. */
+async function categoryNames(): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const category of await categories().catch(() => [])) {
+    names.set(category.slug, category.name);
+    for (const sub of category.subcategories) names.set(sub.slug, sub.name);
+  }
+  return names;
+}
+
+// ---------------------------------------------------------------- formatting
+
+function readStoredLocale(): string {
+  try {
+    const stored = localStorage.getItem('locale');
+    if (stored !== null && LOCALES.some(([code]) => code === stored)) return stored;
+  } catch {
+    // Storage can be blocked; English it is.
+  }
+  return 'en';
+}
+
+const number = (n: number): string => new Intl.NumberFormat(locale).format(n);
+const compact = (n: number): string => new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(n);
+const date = (iso: string): string => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(iso));
+const platformName = (id: string): string => PLATFORM_NAMES[id] ?? id.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => `${dash ? ' ' : ''}${c.toUpperCase()}`);
+
+function bytes(n: number): string {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`;
+}
+
+/** A colored initial standing in for an icon or a missing avatar (the hue comes from the key). */
+function badge(key: string, label: string, extra = ''): HTMLElement {
+  let hash = 0;
+  for (const c of key) hash = (hash * 31 + c.codePointAt(0)!) % 360;
+  const initial = Array.from(label.trim())[0]?.toUpperCase() ?? '?';
+  return h('span', { class: `badge ${extra}`.trim(), style: `--hue:${hash}`, 'aria-hidden': 'true' }, initial);
+}
+
+// ---------------------------------------------------------------- routing
+
+interface Route {
+  path: string[];
+  params: URLSearchParams;
+}
+
+function currentRoute(): Route {
+  const raw = location.hash.replace(/^#\/?/, '');
+  const cut = raw.indexOf('?');
+  const path = (cut === -1 ? raw : raw.slice(0, cut)).split('/').filter((s) => s !== '');
+  const decoded = path.map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+  });
+  return { path: decoded, params: new URLSearchParams(cut === -1 ? '' : raw.slice(cut + 1)) };
+}
+
+function go(hash: string): void {
+  if (location.hash === hash) void render();
+  else location.hash = hash;
+}
+
+const skillHref = (s: { owner: string; repo: string }): string => `#/skills/${encodeURIComponent(s.owner)}/${encodeURIComponent(s.repo)}`;
+
+async function render(): Promise<void> {
+  const mine = ++generation;
+  const { path, params } = currentRoute();
+  const [head, a, b, ...rest] = path;
+  const view = h('div', { class: 'view', 'aria-busy': 'true' });
+  main.replaceChildren(h('p', { class: 'loading' }, 'Loading…'));
+  markNav(head === 'categories' ? 'categories' : head === 'search' ? 'search' : 'skills');
+  if (head !== 'search') syncSearchBox('');
+  try {
+    if (head === undefined || (head === 'skills' && a === undefined)) await listView(view, params);
+    else if (head === 'search' && a === undefined) await searchView(view, params);
+    else if (head === 'categories' && a === undefined) await categoriesView(view);
+    else if (head === 'categories' && b === undefined) await categoryView(view, a!, params);
+    else if (head === 'skills' && b !== undefined && rest.length === 0) await detailView(view, a!, b);
+    else throw new ApiFailure(404, 'NOT_FOUND', `The page ${location.hash} does not exist`);
+  } catch (error) {
+    if (mine !== generation) return;
+    view.replaceChildren(errorBox(error));
+  }
+  if (mine !== generation) return; // a newer navigation already started
+  view.removeAttribute('aria-busy');
+  main.replaceChildren(view);
+}
+
+function markNav(current: string): void {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('[data-nav]')) {
+    if (link.dataset.nav === current) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+}
+
+function errorBox(error: unknown): HTMLElement {
+  const failure = error instanceof ApiFailure ? error : new ApiFailure(0, 'ERROR', String(error));
+  return h(
+    'div',
+    { class: 'error', role: 'alert', 'data-code': failure.code },
+    h('strong', null, failure.code),
+    failure.status > 0 ? h('span', { class: 'status' }, ` HTTP ${failure.status}`) : null,
+    h('p', null, failure.message),
+  );
+}
+
+// ---------------------------------------------------------------- shared pieces
+
+function select(name: string, label: string, value: string, options: ReadonlyArray<[string, string]>, onChange: (value: string) => void): HTMLElement {
+  const element = h(
+    'select',
+    { name, onchange: () => onChange(element.value) },
+    ...options.map(([v, text]) => h('option', { value: v, selected: v === value }, text)),
+  );
+  return h('label', { class: 'field' }, h('span', null, label), element);
+}
+
+/** The filter bar of a list: category, platform, sort and order; a change resets the page. */
+async function listControls(params: URLSearchParams, navigate: (next: URLSearchParams) => void, categoryLabel = 'Category'): Promise<HTMLElement> {
+  const [cats, ids] = await Promise.all([categories().catch(() => []), platforms()]);
+  const change = (key: string) => (value: string) => {
+    const next = new URLSearchParams(params);
+    if (value === '') next.delete(key);
+    else next.set(key, value);
+    next.delete('page');
+    navigate(next);
+  };
+  const categoryOptions: Array<[string, string]> = [['', 'All']];
+  for (const category of cats) {
+    categoryOptions.push([category.slug, category.name]);
+    for (const sub of category.subcategories) categoryOptions.push([sub.slug, `\u00a0\u00a0\u00a0${sub.name}`]);
+  }
+  const sort = params.get('sort') ?? 'stars';
+  return h(
+    'div',
+    { class: 'filters' },
+    select('category', categoryLabel, params.get('category') ?? '', categoryOptions, change('category')),
+    select('platform', 'Platform', params.get('platform') ?? '', [['', 'All'], ...ids.map((id): [string, string] => [id, platformName(id)])], change('platform')),
+    select('sort', 'Sort by', sort, SORT_LABELS, change('sort')),
+    select('order', 'Order', params.get('order') ?? 'desc', [['desc', 'Descending'], ['asc', 'Ascending']], change('order')),
+  );
+}
+
+function pager(pagination: Pagination, hrefFor: (page: number) => string): HTMLElement | null {
+  const { page, totalPages } = pagination;
+  if (totalPages <= 1 && page === 1) return null;
+  const link = (target: number, text: string, rel: string): HTMLElement =>
+    target >= 1 && target <= totalPages ? h('a', { href: hrefFor(target), rel, class: 'button' }, text) : h('span', { class: 'button', 'aria-disabled': 'true' }, text);
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Pages' },
+    link(page - 1, '‹ Previous', 'prev'),
+    h('span', { class: 'page-of' }, `Page ${number(page)} of ${number(Math.max(totalPages, 1))}`),
+    link(page + 1, 'Next ›', 'next'),
+  );
+}
+
+function chips(slugs: readonly string[], names: Map<string, string>): HTMLElement {
+  return h('ul', { class: 'chips' }, ...slugs.map((slug) => h('li', null, h('a', { href: withQuery('#/skills', { category: slug }), class: 'chip' }, names.get(slug) ?? slug))));
+}
+
+function skillCard(skill: SkillSummary, names: Map<string, string>): HTMLElement {
+  return h(
+    'li',
+    { class: 'card' },
+    h('div', { class: 'card-head' }, h('h3', null, h('a', { href: skillHref(skill), class: 'stretched' }, skill.name)), h('span', { class: 'stars', title: `${number(skill.stars)} stars` }, `★ ${compact(skill.stars)}`)),
+    h('p', { class: 'id' }, skill.id),
+    h('p', { class: 'desc' }, skill.description),
+    h(
+      'p',
+      { class: 'meta' },
+      h('span', null, `${compact(skill.forks)} forks`),
+      h('span', null, `Updated ${date(skill.updatedAt)}`),
+      h('span', null, skill.platforms.map(platformName).join(' · ')),
+    ),
+    chips(skill.categories, names),
+  );
+}
+
+function skillList(body: SkillListResponse, names: Map<string, string>, hrefFor: (page: number) => string): HTMLElement[] {
+  const { total } = body.pagination;
+  const nodes: HTMLElement[] = [h('p', { class: 'count' }, `${number(total)} ${total === 1 ? 'skill' : 'skills'}`)];
+  nodes.push(body.data.length === 0 ? h('p', { class: 'empty' }, 'No skills match these filters.') : h('ol', { class: 'cards' }, ...body.data.map((s) => skillCard(s, names))));
+  const nav = pager(body.pagination, hrefFor);
+  if (nav !== null) nodes.push(nav);
+  return nodes;
+}
+
+// ---------------------------------------------------------------- views
+
+async function listView(view: HTMLElement, params: URLSearchParams): Promise<void> {
+  document.title = 'Skills Directory';
+  const query = pick(params, LIST_PARAMS);
+  const [body, names, controls] = await Promise.all([
+    get<SkillListResponse>(withQuery('skills', query)),
+    categoryNames(),
+    listControls(params, (next) => go(withQuery('#/skills', pick(next, LIST_PARAMS)))),
+  ]);
+  append(view, [
+    h('div', { class: 'view-head' }, h('h1', null, 'Skills'), h('p', { class: 'lede' }, 'A directory of reusable agent skills. Filter, sort, or search by name and content.')),
+    controls,
+    ...skillList(body, names, (page) => withQuery('#/skills', { ...query, page: String(page) })),
+  ]);
+}
+
+async function searchView(view: HTMLElement, params: URLSearchParams): Promise<void> {
+  const q = params.get('q') ?? '';
+  document.title = q === '' ? 'Search · Skills Directory' : `${q} · Search · Skills Directory`;
+  syncSearchBox(q);
+  const help = h(
+    'details',
+    { class: 'syntax' },
+    h('summary', null, 'Search syntax'),
+    h(
+      'dl',
+      null,
+      ...[
+        ['pdf tables', 'every term must match (name, description or content)'],
+        ['"merge request"', 'exact phrase'],
+        ['name:docker', 'term in one field: name, description or content'],
+        ['-kubernetes', 'exclude skills containing the term'],
+        ['kube*', 'prefix match'],
+      ].flatMap(([form, meaning]) => [h('dt', null, h('code', null, form!)), h('dd', null, meaning!)]),
+    ),
+  );
+  const head = h('div', { class: 'view-head' }, h('h1', null, q === '' ? 'Search' : 'Search results'));
+  if (q === '') {
+    append(view, [head, h('p', { class: 'lede' }, 'Type in the search box above.'), help]);
+    return;
+  }
+  const query = pick(params, SEARCH_PARAMS);
+  const navigate = (next: URLSearchParams): void => go(withQuery('#/search', pick(next, SEARCH_PARAMS)));
+  const controls = await searchControls(params, navigate);
+  let body: SearchResponse;
+  try {
+    body = await get<SearchResponse>(withQuery('skills/search', query));
+  } catch (error) {
+    append(view, [head, controls, errorBox(error), help]);
+    return;
+  }
+  const { total } = body.pagination;
+  append(view, [
+    head,
+    controls,
+    h(
+      'p',
+      { class: 'count' },
+      `${number(total)} ${total === 1 ? 'result' : 'results'} for `,
+      h('code', { class: 'query' }, body.meta.query),
+      ` · ${body.meta.took < 10 ? body.meta.took.toFixed(1) : Math.round(body.meta.took)} ms`,
+    ),
+    body.data.length === 0
+      ? h('p', { class: 'empty' }, 'Nothing found. Try fewer terms or a prefix such as ', h('code', null, 'deploy*'), '.')
+      : h(
+          'ol',
+          { class: 'results' },
+          ...body.data.map((result) =>
+            h(
+              'li',
+              { class: 'result' },
+              h(
+                'div',
+                { class: 'card-head' },
+                h('h3', null, h('a', { href: skillHref(result), class: 'stretched' }, result.highlights?.name !== undefined ? renderHighlight(result.highlights.name) : result.name)),
+                h('span', { class: 'stars' }, `★ ${compact(result.stars)}`),
+              ),
+              h('p', { class: 'id' }, result.id, h('span', { class: 'score', title: 'relevance score' }, ` · score ${result.score.toFixed(2)}`)),
+              h('p', { class: 'desc' }, result.highlights?.description !== undefined ? renderHighlight(result.highlights.description) : result.description),
+            ),
+          ),
+        ),
+    pager(body.pagination, (page) => withQuery('#/search', { ...query, page: String(page) })),
+    help,
+  ]);
+}
+
+async function searchControls(params: URLSearchParams, navigate: (next: URLSearchParams) => void): Promise<HTMLElement> {
+  const bar = await listControls(params, navigate);
+  // Search has its own order (relevance); keep category and platform, add a star threshold.
+  for (const name of ['sort', 'order']) bar.querySelector(`select[name="${name}"]`)?.closest('label')?.remove();
+  const change = (value: string): void => {
+    const next = new URLSearchParams(params);
+    if (value === '') next.delete('minStars');
+    else next.set('minStars', value);
+    next.delete('page');
+    navigate(next);
+  };
+  bar.append(select('minStars', 'Stars', params.get('minStars') ?? '', [['', 'Any'], ['10', '≥ 10'], ['100', '≥ 100'], ['1000', '≥ 1,000'], ['5000', '≥ 5,000']], change));
+  return bar;
+}
+
+async function categoriesView(view: HTMLElement): Promise<void> {
+  document.title = 'Categories · Skills Directory';
+  const list = await categories();
+  append(view, [
+    h('div', { class: 'view-head' }, h('h1', null, 'Categories'), h('p', { class: 'lede' }, `${number(list.length)} categories. Names follow the language chosen at the top.`)),
+    h(
+      'ul',
+      { class: 'category-grid' },
+      ...list.map((category) =>
+        h(
+          'li',
+          { class: 'card category' },
+          h('div', { class: 'card-head' }, badge(category.slug, category.name), h('h3', null, h('a', { href: `#/categories/${category.slug}`, class: 'stretched' }, category.name)), h('span', { class: 'count-pill' }, number(category.skillCount))),
+          h('p', { class: 'desc' }, category.description),
+          category.subcategories.length === 0
+            ? null
+            : h('ul', { class: 'chips' }, ...category.subcategories.map((sub) => h('li', null, h('a', { class: 'chip', href: withQuery(`#/categories/${category.slug}`, { category: sub.slug }) }, `${sub.name} ${number(sub.skillCount)}`)))),
+        ),
+      ),
+    ),
+  ]);
+}
+
+async function categoryView(view: HTMLElement, slug: string, params: URLSearchParams): Promise<void> {
+  const query = pick(params, LIST_PARAMS);
+  const path = `categories/${encodeURIComponent(slug)}`;
+  const [detail, body, names, controls] = await Promise.all([
+    get<{ data: CategoryDetail }>(withQuery(path, { locale })),
+    get<SkillListResponse>(withQuery(`${path}/skills`, query)),
+    categoryNames(),
+    listControls(params, (next) => go(withQuery(`#/categories/${slug}`, pick(next, LIST_PARAMS))), 'Subcategory'),
+  ]);
+  const category = detail.data;
+  document.title = `${category.name} · Skills Directory`;
+  // The subcategory filter offers this category's subcategories only.
+  const subSelect = controls.querySelector<HTMLSelectElement>('select[name="category"]')!;
+  const current = params.get('category') ?? '';
+  subSelect.replaceChildren(
+    h('option', { value: '' }, 'All'),
+    ...category.subcategories.map((sub) => h('option', { value: sub.slug, selected: sub.slug === current }, sub.name)),
+  );
+  if (category.subcategories.length === 0) subSelect.closest('label')?.remove();
+  append(view, [
+    h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/categories' }, 'Categories'), ' / ', category.name),
+    h('div', { class: 'view-head category-head' }, badge(category.slug, category.name, 'large'), h('div', null, h('h1', null, category.name), h('p', { class: 'lede' }, category.description))),
+    category.topSkills.length === 0
+      ? null
+      : h(
+          'section',
+          { class: 'top-skills' },
+          h('h2', null, 'Most starred'),
+          h('ol', null, ...category.topSkills.map((s) => h('li', null, h('a', { href: skillHref(s) }, s.name), h('span', { class: 'stars' }, ` ★ ${compact(s.stars)}`)))),
+        ),
+    h('h2', null, 'All skills'),
+    controls,
+    ...skillList(body, names, (page) => withQuery(`#/categories/${slug}`, { ...query, page: String(page) })),
+  ]);
+}
+
+async function detailView(view: HTMLElement, owner: string, repo: string): Promise<void> {
+  const path = `skills/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`;
+  const [detailBody, stats, content, names] = await Promise.all([
+    get<{ data: SkillDetail }>(path),
+    get<{ data: SkillStats }>(`${path}/stats`).then((b) => b.data, () => null),
+    get<{ data: SkillContent }>(`${path}/content`).then((b) => b.data, () => null),
+    categoryNames(),
+  ]);
+  const skill = detailBody.data;
+  document.title = `${skill.name} · Skills Directory`;
+
+  const rendered = h('article', { class: 'markdown' }, renderMarkdown(skill.content));
+  const raw = h('pre', { class: 'raw', hidden: true }, content?.content ?? skill.content);
+  const tab = (label: string, show: HTMLElement, hide: HTMLElement): HTMLButtonElement => {
+    const button = h('button', {
+      type: 'button',
+      role: 'tab',
+      'aria-selected': show === rendered ? 'true' : 'false',
+      onclick: () => {
+        show.hidden = false;
+        hide.hidden = true;
+        for (const other of button.parentElement!.children) other.setAttribute('aria-selected', other === button ? 'true' : 'false');
+      },
+    }, label);
+    return button;
+  };
+
+  append(view, [
+    h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/' }, 'Skills'), ' / ', skill.owner, ' / ', skill.repo),
+    h(
+      'header',
+      { class: 'detail-head' },
+      avatar(skill.author),
+      h('div', { class: 'title' }, h('h1', null, skill.name), h('p', { class: 'id' }, `${skill.id} · by ${skill.author.name}`)),
+      h('div', { class: 'big-stars', title: `${number(skill.stars)} stars` }, h('span', { class: 'star' }, '★'), ` ${number(skill.stars)}`),
+    ),
+    h('p', { class: 'lede' }, skill.description),
+    h(
+      'div',
+      { class: 'detail-grid' },
+      h(
+        'div',
+        { class: 'detail-main' },
+        h('section', { class: 'panel install' }, h('h2', null, 'Install'), ...Object.entries(skill.installCommands).map(([platform, command]) => installRow(platform, command))),
+        h(
+          'section',
+          { class: 'panel readme' },
+          h('div', { class: 'panel-head' }, h('h2', null, 'SKILL.md'), h('div', { class: 'tabs', role: 'tablist' }, tab('Rendered', rendered, raw), tab('Raw', raw, rendered))),
+          rendered,
+          raw,
+          content === null ? null : h('p', { class: 'fineprint' }, `${bytes(content.size)} · sha256 ${content.sha.slice(0, 12)}…`),
+        ),
+      ),
+      h(
+        'aside',
+        { class: 'detail-side' },
+        h(
+          'section',
+          { class: 'panel facts' },
+          h('h2', null, 'About'),
+          h(
+            'dl',
+            null,
+            ...fact('Stars', number(skill.stars)),
+            ...fact('Forks', number(skill.forks)),
+            ...fact('Watchers', number(skill.watchers)),
+            ...fact('Open issues', number(skill.openIssues)),
+            ...fact('License', skill.license),
+            ...fact('Created', date(skill.createdAt)),
+            ...fact('Updated', date(skill.updatedAt)),
+            ...fact('Last push', date(skill.pushedAt)),
+            ...fact('Platforms', skill.platforms.map(platformName).join(', ')),
+          ),
+          chips(skill.categories, names),
+        ),
+        stats === null ? null : statsPanel(stats),
+      ),
+    ),
+  ]);
+}
+
+function fact(label: string, value: string): HTMLElement[] {
+  return [h('dt', null, label), h('dd', null, value)];
+}
+
+function avatar(author: SkillDetail['author']): HTMLElement {
+  const fallback = badge(author.name, author.name, 'avatar');
+  let url: URL | undefined;
+  try {
+    url = new URL(author.avatar);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'https:') return fallback;
+  const image = h('img', { src: url.href, alt: '', class: 'avatar', width: 56, height: 56, loading: 'lazy', referrerpolicy: 'no-referrer' });
+  image.addEventListener('error', () => image.replaceWith(fallback), { once: true });
+  return image;
+}
+
+function installRow(platform: string, command: string): HTMLElement {
+  const code = h('code', null, command);
+  const button = h('button', { type: 'button', class: 'copy', 'aria-label': `Copy the ${platformName(platform)} install command` }, 'Copy');
+  button.addEventListener('click', () => {
+    const done = (text: string): void => {
+      button.textContent = text;
+      setTimeout(() => (button.textContent = 'Copy'), 1500);
+    };
+    navigator.clipboard.writeText(command).then(
+      () => done('Copied'),
+      () => {
+        // No clipboard access (permissions, insecure context): select the text for a manual copy.
+        getSelection()?.selectAllChildren(code);
+        done('Press Ctrl+C');
+      },
+    );
+  });
+  return h('div', { class: 'install-row', 'data-platform': platform }, h('span', { class: 'platform' }, platformName(platform)), code, button);
+}
+
+function statsPanel(stats: SkillStats): HTMLElement {
+  return h(
+    'section',
+    { class: 'panel stats' },
+    h('h2', null, 'Usage'),
+    h(
+      'div',
+      { class: 'numbers' },
+      ...[
+        ['Views', stats.views],
+        ['Installs', stats.installs],
+        ['Favorites', stats.favorites],
+      ].map(([label, value]) => h('div', null, h('strong', null, compact(value as number)), h('span', null, label as string))),
+    ),
+    h('h3', null, 'Star history'),
+    stats.starHistory.length === 0 ? h('p', { class: 'empty' }, 'No star history recorded.') : starChart(stats.starHistory, compact),
+  );
+}
+
+// ---------------------------------------------------------------- search box with autocomplete
+
+function syncSearchBox(q: string): void {
+  const input = document.getElementById('q') as HTMLInputElement;
+  if (document.activeElement !== input) input.value = q;
+}
+
+function setupSearchBox(): void {
+  const form = document.getElementById('search') as HTMLFormElement;
+  const input = document.getElementById('q') as HTMLInputElement;
+  const list = document.getElementById('suggestions') as HTMLUListElement;
+  let items: Suggestion[] = [];
+  let active = -1;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let asked = 0;
+
+  const close = (): void => {
+    items = [];
+    active = -1;
+    list.hidden = true;
+    list.replaceChildren();
+    input.setAttribute('aria-expanded', 'false');
+    input.removeAttribute('aria-activedescendant');
+  };
+  const submit = (q: string): void => {
+    close();
+    input.blur();
+    if (q.trim() !== '') go(withQuery('#/search', { q: q.trim() }));
+  };
+  const show = (): void => {
+    list.replaceChildren(
+      ...items.map((suggestion, k) =>
+        h(
+          'li',
+          {
+            id: `suggestion-${k}`,
+            role: 'option',
+            'aria-selected': k === active ? 'true' : 'false',
+            // mousedown, not click: it comes before the input's blur closes the list.
+            onmousedown: (event) => {
+              event.preventDefault();
+              input.value = suggestion.text;
+              submit(suggestion.text);
+            },
+          },
+          h('span', { class: 'text' }, suggestion.text),
+          h('span', { class: 'count' }, number(suggestion.count)),
+        ),
+      ),
+    );
+    list.hidden = items.length === 0;
+    input.setAttribute('aria-expanded', String(items.length > 0));
+    if (active >= 0) input.setAttribute('aria-activedescendant', `suggestion-${active}`);
+    else input.removeAttribute('aria-activedescendant');
+  };
+  const suggest = async (): Promise<void> => {
+    const q = input.value;
+    const mine = ++asked;
+    if (q.trim().length < 2) return close();
+    try {
+      const body = await get<{ data: Suggestion[] }>(withQuery('skills/autocomplete', { q, limit: '6' }));
+      if (mine !== asked || document.activeElement !== input) return;
+      items = body.data;
+      active = -1;
+      show();
+    } catch {
+      if (mine === asked) close();
+    }
+  };
+
+  input.addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void suggest(), 120);
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      if (items.length === 0) return;
+      event.preventDefault();
+      active = (active + (event.key === 'ArrowDown' ? 1 : -1) + items.length + 1) % (items.length + 1);
+      if (active === items.length) active = -1;
+      show();
+    } else if (event.key === 'Escape') {
+      close();
+    } else if (event.key === 'Enter' && active >= 0) {
+      event.preventDefault();
+      input.value = items[active]!.text;
+      submit(input.value);
+    }
+  });
+  input.addEventListener('blur', () => setTimeout(close, 100));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    submit(input.value);
+  });
+}
+
+// ---------------------------------------------------------------- start
+
+function setupLocale(): void {
+  localeSelect.replaceChildren(...LOCALES.map(([code, name]) => h('option', { value: code, selected: code === locale, lang: code }, name)));
+  document.documentElement.lang = locale;
+  localeSelect.addEventListener('change', () => {
+    locale = localeSelect.value;
+    document.documentElement.lang = locale;
+    try {
+      localStorage.setItem('locale', locale);
+    } catch {
+      // Not remembered; still applied.
+    }
+    void render();
+  });
+}
+
+function showMode(): void {
+  const mode = navigator.serviceWorker?.controller ? 'service-worker' : 'page';
+  const status = document.getElementById('mode')!;
+  status.dataset.mode = mode;
+  status.textContent = mode === 'service-worker' ? 'API answered by the Service Worker' : 'API answered in the page (no Service Worker in control)';
+}
+
+setupLocale();
+setupSearchBox();
+window.addEventListener('hashchange', () => {
+  window.scrollTo(0, 0);
+  void render();
+});
+navigator.serviceWorker?.addEventListener('controllerchange', showMode);
+void ready().then(() => {
+  showMode();
+  return render();
+});
