@@ -46,3 +46,7 @@ export type {
   SubcategoryRef,
   TopSkill,
 } from './schemas.ts';
+export { createClient, type ClientOptions, type SkillsClient } from './client.ts';
+export { BUNDLE_VERSION, BundleError, bundleLoader, readBundle, type Bundle, type BundleSource } from './bundle.ts';
+export { IMMUTABLE_CACHE_CONTROL, withCaching, type CachingOptions } from './http-cache.ts';
+export { createBrowserHandler, isApiRequest } from './browser-api.ts';

@@ -1,0 +1,185 @@
+/**
+ * The typed client: one method per endpoint, parameters and results typed from the zod schemas
+ * (types only: the client carries no zod), failures thrown as `ApiError` with the answer's
+ * `code`, `status`, `message` and `details`. Runs anywhere `fetch` does (browsers, Node, Deno,
+ * Bun, Workers). Four sources, every one answered by the same runtime handler or a server of it:
+ *
+ * - `{ baseUrl }`: a canonical API server (`npm start`, an edge Worker), requested over HTTP;
+ * - `{ staticBaseUrl }`: a plain static host of the tree (no server code, no Service Worker): the
+ *   client runs the handler itself over the files it fetches;
+ * - `{ bundle }`: an offline bundle (bytes, Blob, Response, stream, or one already read);
+ * - `{ loader }`: any `Loader` of the static tree.
+ *
+ * The handler and bundle reader are imported on first use only, so a `baseUrl` client stays small.
+ */
+import type { z } from 'zod';
+import { ApiError, type ErrorCode } from './errors.ts';
+import type { Bundle, BundleSource } from './bundle.ts';
+import type { Handler } from './handler.ts';
+import type { Loader } from './loader.ts';
+import type { AutocompleteParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
+import type * as S from './schemas.ts';
+
+export type { AutocompleteParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
+
+/** Response bodies, one per endpoint. */
+export type SkillListResponse = z.infer<typeof S.SkillListResponse>;
+export type SkillDetailResponse = z.infer<typeof S.SkillDetailResponse>;
+export type SkillContentResponse = z.infer<typeof S.SkillContentResponse>;
+export type SkillStatsResponse = z.infer<typeof S.SkillStatsResponse>;
+export type SearchResponse = z.infer<typeof S.SearchResponse>;
+export type AutocompleteResponse = z.infer<typeof S.AutocompleteResponse>;
+export type CategoryListResponse = z.infer<typeof S.CategoryListResponse>;
+export type CategoryDetailResponse = z.infer<typeof S.CategoryDetailResponse>;
+
+/** Where the client gets its answers (exactly one source). */
+export type ClientOptions =
+  | { baseUrl: string | URL; fetch?: typeof fetch }
+  | { staticBaseUrl: string | URL; fetch?: typeof fetch }
+  | { bundle: BundleSource | Bundle }
+  | { loader: Loader };
+
+/** A client of the Skills Directory API. Every method resolves the API's JSON body. */
+export interface SkillsClient {
+  /** `GET /api/v1/skills` */
+  listSkills(params?: ListParams): Promise<SkillListResponse>;
+  /** `GET /api/v1/skills/:owner/:repo` */
+  getSkill(owner: string, repo: string): Promise<SkillDetailResponse>;
+  /** `GET /api/v1/skills/:owner/:repo/content` */
+  getSkillContent(owner: string, repo: string): Promise<SkillContentResponse>;
+  /** `GET /api/v1/skills/:owner/:repo/stats` */
+  getSkillStats(owner: string, repo: string): Promise<SkillStatsResponse>;
+  /** `GET /api/v1/skills/search` */
+  searchSkills(params: SearchParams): Promise<SearchResponse>;
+  /** `GET /api/v1/skills/autocomplete` */
+  autocomplete(params: AutocompleteParams): Promise<AutocompleteResponse>;
+  /** `GET /api/v1/categories` */
+  listCategories(params?: LocaleParams): Promise<CategoryListResponse>;
+  /** `GET /api/v1/categories/:slug` */
+  getCategory(slug: string, params?: LocaleParams): Promise<CategoryDetailResponse>;
+  /** `GET /api/v1/categories/:slug/skills` */
+  listCategorySkills(slug: string, params?: ListParams): Promise<SkillListResponse>;
+  /**
+   * The raw answer to a canonical request such as `/api/v1/skills?page=2` (status, headers and
+   * body as the API gives them; never throws for an error status).
+   */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** Files of the static tree kept parsed by a client that runs the handler itself. */
+const CACHE_ENTRIES = 500;
+
+/** Create a client over one source; see `ClientOptions`. */
+export function createClient(options: ClientOptions): SkillsClient {
+  const send = transport(options);
+  async function get<T>(path: string, params: object = {}): Promise<T> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) {
+      if (value !== undefined) query.set(name, String(value));
+    }
+    const search = query.toString() === '' ? '' : `?${query}`;
+    return readBody<T>(await send(`/api/v1${path}${search}`), path);
+  }
+  const skill = (owner: string, repo: string, rest = '') => `/skills/${segment(owner)}/${segment(repo)}${rest}`;
+  // `async` so a bad segment rejects like any API error instead of throwing synchronously.
+  return {
+    listSkills: (params) => get('/skills', params),
+    getSkill: async (owner, repo) => get(skill(owner, repo)),
+    getSkillContent: async (owner, repo) => get(skill(owner, repo, '/content')),
+    getSkillStats: async (owner, repo) => get(skill(owner, repo, '/stats')),
+    searchSkills: (params) => get('/skills/search', params),
+    autocomplete: (params) => get('/skills/autocomplete', params),
+    listCategories: (params) => get('/categories', params),
+    getCategory: async (slug, params) => get(`/categories/${segment(slug)}`, params),
+    listCategorySkills: async (slug, params) => get(`/categories/${segment(slug)}/skills`, params),
+    fetch: send,
+  };
+}
+
+/** `(path, init) => Response` for the source: HTTP to a server, or the handler in-process. */
+function transport(options: ClientOptions): (path: string, init?: RequestInit) => Promise<Response> {
+  const given = (['baseUrl', 'staticBaseUrl', 'bundle', 'loader'] as const).filter((key) => key in options);
+  if (given.length !== 1) throw new TypeError(`createClient: give exactly one of baseUrl, staticBaseUrl, bundle, loader (got ${given.join(', ') || 'none'})`);
+  if ('baseUrl' in options) {
+    const base = directoryUrl(options.baseUrl);
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    return (path, init) => fetchImpl(new URL(relativePath(path), base), init);
+  }
+  let handler: Promise<Handler> | undefined;
+  const makeHandler = async (): Promise<Handler> => {
+    const [{ createHandler }, { cachedLoader }] = await Promise.all([import('./handler.ts'), import('./loader.ts')]);
+    return createHandler(cachedLoader(await localLoader(options), { maxEntries: CACHE_ENTRIES }));
+  };
+  return async (path, init) => {
+    // A failed setup (an unreadable bundle) is retried by the next call, not remembered.
+    handler ??= makeHandler().catch((error: unknown) => {
+      handler = undefined;
+      throw error;
+    });
+    return (await handler)(new Request(new URL(relativePath(path), 'http://localhost/'), init));
+  };
+}
+
+async function localLoader(options: ClientOptions): Promise<Loader> {
+  if ('loader' in options) return options.loader;
+  if ('staticBaseUrl' in options) {
+    const { fetchLoader } = await import('./loader.ts');
+    return fetchLoader(directoryUrl(options.staticBaseUrl), options.fetch ?? globalThis.fetch);
+  }
+  if (!('bundle' in options)) throw new TypeError('createClient: no source');
+  const { bundleLoader, readBundle } = await import('./bundle.ts');
+  const source = options.bundle;
+  return bundleLoader(isBundle(source) ? source : await readBundle(source));
+}
+
+function isBundle(value: BundleSource | Bundle): value is Bundle {
+  return typeof value === 'object' && value !== null && 'header' in value && 'files' in value && value.files instanceof Map;
+}
+
+/** The parsed body of a success; an error answer becomes an `ApiError` with its code and status. */
+async function readBody<T>(response: Response, path: string): Promise<T> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError(response.ok ? 'SERVER_ERROR' : codeForStatus(response.status), `GET /api/v1${path} answered ${response.status} with a body that is not JSON`, {
+      status: response.ok ? 500 : response.status,
+    });
+  }
+  if (response.ok) return body as T;
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
+  const code = typeof error?.code === 'string' ? (error.code as ErrorCode) : codeForStatus(response.status);
+  const message = typeof error?.message === 'string' ? error.message : `GET /api/v1${path} answered ${response.status}`;
+  throw new ApiError(code, message, { status: response.status, details: error?.details });
+}
+
+/** The code for an error answer without an error body (a proxy's page, a static host's 404). */
+function codeForStatus(status: number): ErrorCode {
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 429) return 'RATE_LIMITED';
+  if (status === 405) return 'METHOD_NOT_ALLOWED';
+  return status >= 400 && status < 500 ? 'INVALID_PARAMS' : 'SERVER_ERROR';
+}
+
+/**
+ * A path segment, percent-encoded, so `a/b` stays one segment. `.` and `..` (also encoded as
+ * `%2E`) would be resolved away by any URL parser, climbing out of the path: they name no skill
+ * or category, so they are answered here with the API's NOT_FOUND. The API validates the rest.
+ */
+function segment(value: string): string {
+  if (value === '.' || value === '..') throw new ApiError('NOT_FOUND', `No skill or category is named ${JSON.stringify(value)}`);
+  return encodeURIComponent(value);
+}
+
+/** `/api/v1/...` → `api/v1/...`, resolved against the base folder. */
+function relativePath(path: string): string {
+  return path.replace(/^\/+/, '');
+}
+
+/** The URL as a folder (with a trailing slash), so relative paths resolve below it. */
+function directoryUrl(url: string | URL): URL {
+  const base = new URL(url);
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return base;
+}

@@ -1,0 +1,390 @@
+/**
+ * The `skills-api` command line (bin/skills-api.js): build, serve, bundle, query and MCP faces of
+ * the directory. Every query goes through the typed client, so it answers exactly what the API
+ * answers, from one of four sources:
+ *
+ *   --url URL          a canonical API server (`skills-api serve`, `npm start`, an edge Worker)
+ *   --static-url URL   a static host of the built tree (the client runs the handler itself)
+ *   --bundle FILE      an offline bundle (`skills-api bundle --out FILE`)
+ *   --dir DIR          a built output folder
+ *
+ * With none of them: `./skills.bundle` when it exists, else `./public` when it is a build output.
+ * Readable output by default (aligned columns, search matches emphasized on a terminal); `--json`
+ * prints the API's JSON. Exit codes: 0 success, 1 failure (API error, unreachable server, bad
+ * bundle, content problems), 2 wrong command line.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { Problem } from '../../build/model.ts';
+import { formatProblem } from '../../build/problems.ts';
+import { BundleError } from '../bundle.ts';
+import { createClient, type SkillsClient } from '../client.ts';
+import { isApiError } from '../errors.ts';
+import { checkManifest, type Manifest } from '../manifest.ts';
+import { MANIFEST_PATH, ORDERS, SORTS } from '../paths.ts';
+import { readBundleFile } from './bundle-file.ts';
+import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList, type OutputOptions } from './cli-output.ts';
+import { fsLoader } from './fs-loader.ts';
+import { progress } from './progress.ts';
+import { sanitize, styleFor } from './terminal-text.ts';
+
+// The build, the server and the MCP SDK are imported by the commands that use them, so a query
+// starts fast.
+
+/** A wrong command line: exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** Bundle used when no source is given and it exists. */
+export const DEFAULT_BUNDLE = 'skills.bundle';
+/** Output folder used when no source is given, no default bundle exists and it is a build output. */
+export const DEFAULT_DIR = 'public';
+
+/** Where the CLI writes; `process` by default, replaceable in tests. */
+export interface CliIo {
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
+  env: NodeJS.ProcessEnv;
+}
+
+interface SourceOptions {
+  url?: string;
+  staticUrl?: string;
+  bundle?: string;
+  dir?: string;
+}
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Run the CLI with `args` (after the program name); resolves the exit code. */
+export async function main(args: readonly string[], io: CliIo = process): Promise<number> {
+  const print = (text: string) => io.stdout.write(text);
+  // Lines are cut to a terminal's width; a pipe, or a terminal of unknown width (0), gets them whole.
+  const output = (): OutputOptions => ({ style: styleFor(io.stdout, io.env), width: io.stdout.isTTY === true && io.stdout.columns ? io.stdout.columns : undefined });
+  let source = 'the directory';
+
+  const program = new Command('skills-api')
+    .description('The Skills Directory API from a terminal: build, serve, bundle, search and browse skills, or serve them to an agent over MCP.')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .showHelpAfterError('(add --help for usage)')
+    .addHelpText(
+      'after',
+      `\nSources (search, show, list, categories, mcp): --url, --static-url, --bundle or --dir;\nby default ./${DEFAULT_BUNDLE} if it exists, else ./${DEFAULT_DIR} if it is a build output.`,
+    );
+
+  /** Open the client of a command's source options, remembering the source for error messages. */
+  const open = async (options: SourceOptions): Promise<SkillsClient> => {
+    const [client, name] = await openSource(options);
+    source = name;
+    return client;
+  };
+
+  withSource(program.command('search').description('search skills (query syntax: terms, "a phrase", name:term, -term, prefix*)'))
+    .argument('<query...>', 'the search query (several words are joined with spaces)')
+    .option('--category <slug>', 'only skills of this category')
+    .option('--platform <id>', 'only skills for this platform')
+    .option('--min-stars <n>', 'only skills with at least n stars', integer('--min-stars', 0))
+    .option('--has-index', 'only skills with a .claude-plugin/marketplace.json')
+    .option('--no-has-index', 'only skills without one')
+    .option('--page <n>', 'page of results', integer('--page', 1))
+    .option('--limit <n>', 'results per page (default 20)', integer('--limit', 1))
+    .action(async (words: string[], o: SourceOptions & { category?: string; platform?: string; minStars?: number; hasIndex?: boolean; page?: number; limit?: number; json?: boolean }) => {
+      const client = await open(o);
+      const body = await client.searchSkills({ q: words.join(' '), category: o.category, platform: o.platform, minStars: o.minStars, hasIndex: o.hasIndex, page: o.page, limit: o.limit });
+      print(o.json ? json(body) : formatSearch(body, output()));
+    });
+
+  withSource(program.command('show').description('show one skill (its facts and install commands, or its SKILL.md)'))
+    .argument('<owner/repo>', 'the skill id')
+    .option('--content', 'print the raw SKILL.md instead')
+    .option('--stats', 'add usage statistics (with --json: print only them)')
+    .action(async (id: string, o: SourceOptions & { content?: boolean; stats?: boolean; json?: boolean }) => {
+      const match = /^([^/]+)\/([^/]+)$/.exec(id);
+      if (match === null) throw new UsageError(`expected a skill id owner/repo, got ${JSON.stringify(id)}`);
+      if (o.content && o.stats) throw new UsageError('--content and --stats cannot be combined');
+      const [, owner, repo] = match as unknown as [string, string, string];
+      const client = await open(o);
+      if (o.content) {
+        const body = await client.getSkillContent(owner, repo);
+        // Byte for byte into a file or a pipe; on a terminal without the characters that could
+        // drive it, and ending the line so the prompt starts on its own.
+        const raw = body.data.content;
+        const terminal = io.stdout.isTTY === true ? `${sanitize(raw)}${raw.endsWith('\n') ? '' : '\n'}` : raw;
+        print(o.json ? json(body) : terminal);
+        return;
+      }
+      if (o.json && o.stats) {
+        print(json(await client.getSkillStats(owner, repo)));
+        return;
+      }
+      const detail = await client.getSkill(owner, repo);
+      if (o.json) print(json(detail));
+      else print(formatSkill(detail.data, output(), o.stats ? (await client.getSkillStats(owner, repo)).data : undefined));
+    });
+
+  withSource(program.command('list').description('list skills, paged, sorted and filtered'))
+    .option('--category <slug>', 'only skills of this category')
+    .option('--platform <id>', 'only skills for this platform')
+    .addOption(new Option('--sort <key>', 'sort key (default stars)').choices(SORTS))
+    .addOption(new Option('--order <order>', 'sort order (default desc)').choices(ORDERS))
+    .option('--page <n>', 'page', integer('--page', 1))
+    .option('--limit <n>', 'skills per page (default 20)', integer('--limit', 1))
+    .action(async (o: SourceOptions & { category?: string; platform?: string; sort?: (typeof SORTS)[number]; order?: (typeof ORDERS)[number]; page?: number; limit?: number; json?: boolean }) => {
+      const client = await open(o);
+      const body = await client.listSkills({ category: o.category, platform: o.platform, sort: o.sort, order: o.order, page: o.page, limit: o.limit });
+      print(o.json ? json(body) : formatSkillList(body, output()));
+    });
+
+  withSource(program.command('categories').description('list categories, or show one with its top skills'))
+    .argument('[slug]', 'a category to show')
+    .option('--locale <code>', 'language (en, de, fr, ja, ko, zh-TW, ...)')
+    .action(async (slug: string | undefined, o: SourceOptions & { locale?: string; json?: boolean }) => {
+      const client = await open(o);
+      if (slug === undefined) {
+        const body = await client.listCategories({ locale: o.locale });
+        print(o.json ? json(body) : formatCategories(body.data, output()));
+      } else {
+        const body = await client.getCategory(slug, { locale: o.locale });
+        print(o.json ? json(body) : formatCategory(body.data, output()));
+      }
+    });
+
+  program
+    .command('build')
+    .description('build a content folder into the static tree')
+    .option('--content <dir>', 'content folder', 'content')
+    .option('--out <dir>', 'output folder (replaced only when the build succeeds)', DEFAULT_DIR)
+    .option('--skip-invalid', 'build the valid skills and list the invalid ones')
+    .option('--bundle <file>', 'also write an offline bundle of the output')
+    .action(async (o: { content: string; out: string; skipInvalid?: boolean; bundle?: string }) => {
+      await build(o.content, o.out, o.skipInvalid === true, io);
+      if (o.bundle !== undefined) await bundle(o.out, o.bundle, io);
+    });
+
+  program
+    .command('bundle')
+    .description('write an offline bundle: one file with the whole directory, search index included')
+    .requiredOption('--out <file>', `bundle file to write, e.g. ${DEFAULT_BUNDLE}`)
+    .option('--dir <dir>', 'bundle this build output instead of building')
+    .option('--content <dir>', 'content folder to build', 'content')
+    .option('--skip-invalid', 'build the valid skills and list the invalid ones')
+    .action(async (o: { out: string; dir?: string; content: string; skipInvalid?: boolean }) => {
+      if (o.dir !== undefined) {
+        await bundle(o.dir, o.out, io);
+        return;
+      }
+      const temporary = await mkdtemp(join(tmpdir(), 'skills-api-bundle-'));
+      try {
+        const out = join(temporary, 'out');
+        await build(o.content, out, o.skipInvalid === true, io, true);
+        await bundle(out, o.out, io);
+      } finally {
+        await rm(temporary, { recursive: true, force: true });
+      }
+    });
+
+  program
+    .command('serve')
+    .description('serve the canonical API (and the static files of a build output) over HTTP')
+    .option('--dir <dir>', 'build output to serve', DEFAULT_DIR)
+    .option('--bundle <file>', 'serve the API from a bundle instead (no static files)')
+    .option('--port <n>', 'port (default PORT, else 3000; 0 picks a free one)', port('--port'))
+    .option('--host <address>', 'interface to listen on (default every interface)')
+    .action(async (o: { dir: string; bundle?: string; port?: number; host?: string }) => {
+      await serve(o, io);
+    });
+
+  withSource(program.command('mcp').description('serve the directory to an AI agent as MCP tools over stdio'), false).action(async (o: SourceOptions) => {
+    const client = await open(o);
+    const { serveMcpStdio } = await import('./mcp.ts');
+    await serveMcpStdio(client, VERSION);
+  });
+
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+    return 0;
+  } catch (error) {
+    return report(error, source, io);
+  }
+}
+
+/** Add the source options (and `--json`) to a query command. */
+function withSource(command: Command, jsonOption = true): Command {
+  command
+    .option('--url <url>', 'a canonical API server, e.g. http://localhost:3000')
+    .option('--static-url <url>', 'a static host of the built tree')
+    .option('--bundle <file>', 'an offline bundle file')
+    .option('--dir <dir>', 'a built output folder');
+  return jsonOption ? command.option('--json', "print the API's JSON") : command;
+}
+
+/** The client of the chosen source and a name for it in messages. */
+async function openSource(options: SourceOptions): Promise<[SkillsClient, string]> {
+  const given = (['url', 'staticUrl', 'bundle', 'dir'] as const).filter((key) => options[key] !== undefined);
+  if (given.length > 1) throw new UsageError('give one source: --url, --static-url, --bundle or --dir');
+  if (options.url !== undefined) return [createClient({ baseUrl: httpUrl('--url', options.url) }), options.url];
+  if (options.staticUrl !== undefined) return [createClient({ staticBaseUrl: httpUrl('--static-url', options.staticUrl) }), options.staticUrl];
+  if (options.bundle !== undefined) return [createClient({ bundle: await readBundleFile(options.bundle) }), options.bundle];
+  if (options.dir !== undefined) return [createClient({ loader: fsLoader(await builtDir(options.dir)) }), options.dir];
+  if (existsSync(DEFAULT_BUNDLE)) return [createClient({ bundle: await readBundleFile(DEFAULT_BUNDLE) }), DEFAULT_BUNDLE];
+  if (existsSync(join(DEFAULT_DIR, MANIFEST_PATH))) return [createClient({ loader: fsLoader(DEFAULT_DIR) }), DEFAULT_DIR];
+  throw new UsageError(
+    `no directory to read: pass --url URL, --bundle FILE or --dir DIR, or create ./${DEFAULT_BUNDLE} with: skills-api bundle --out ${DEFAULT_BUNDLE}`,
+  );
+}
+
+/** `dir` when it holds a build's manifest (checked), else a clear error. */
+async function builtDir(dir: string): Promise<string> {
+  await builtManifest(dir);
+  return dir;
+}
+
+/** The checked manifest of a build output folder, else a clear error naming the folder. */
+async function builtManifest(dir: string): Promise<Manifest> {
+  const value = await fsLoader(dir)(MANIFEST_PATH);
+  if (value === undefined) throw new Error(`${dir} is not a build output (no ${MANIFEST_PATH}): build it with skills-api build --out ${dir}`);
+  return checkManifest(value);
+}
+
+/** `value` when it is an http(s) URL, else a usage error naming `flag`. */
+function httpUrl(flag: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`${flag} must be an http(s) URL, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** A commander parser for a port number. */
+function port(flag: string): (value: string) => number {
+  return (value) => {
+    if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError(`${flag} must be a port number from 0 to 65535`);
+    return Number(value);
+  };
+}
+
+/** The port from the `PORT` environment variable, else 3000. */
+function portFromEnv(value: string | undefined): number {
+  if (value === undefined || value === '') return 3000;
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** A commander parser for an integer option ≥ `min`. */
+function integer(flag: string, min: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d{1,15}$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`${flag} must be a whole number ≥ ${min}`);
+    return Number(value);
+  };
+}
+
+/** Build with an elapsed-time line on a terminal; content problems are listed and fail the command. */
+async function build(contentDir: string, outDir: string, skipInvalid: boolean, io: CliIo, quiet = false): Promise<void> {
+  const { runBuild } = await import('../../build/build.ts');
+  const line = progress(io.stderr, `Building ${contentDir}`);
+  let report;
+  try {
+    report = await runBuild({ contentDir, outDir, skipInvalid });
+  } finally {
+    line.stop();
+  }
+  if (!quiet) io.stdout.write(`Built ${report.skills} skills into ${outDir}: ${report.files} files, ${size(report.bytes)} in ${(report.ms / 1000).toFixed(1)} s\n`);
+  if (report.skipped.length > 0) {
+    io.stderr.write(`Skipped ${report.skipped.length} invalid skill folder(s):\n${report.problems.map((p) => `  ${formatProblem(p)}\n`).join('')}`);
+  }
+}
+
+/** Bundle a build output with a progress bar on a terminal. */
+async function bundle(dir: string, file: string, io: CliIo): Promise<void> {
+  const manifest = await builtManifest(dir);
+  const { writeBundle } = await import('../../build/bundle.ts');
+  const bar = progress(io.stderr, `Bundling ${dir}`);
+  let stats;
+  try {
+    stats = await writeBundle(dir, file, { onProgress: (done, total) => bar.update(done, total) });
+  } finally {
+    bar.stop();
+  }
+  io.stdout.write(`Wrote ${file}: ${manifest.skillCount} skills, ${stats.files} files, ${size(stats.compressedBytes)} (${size(stats.bytes)} of JSON)\n`);
+}
+
+/** Serve a build output, or a bundle's API, until SIGINT/SIGTERM. */
+async function serve(o: { dir: string; bundle?: string; port?: number; host?: string }, io: CliIo): Promise<void> {
+  const port = o.port ?? portFromEnv(io.env['PORT']);
+  const [{ startServer }, { createHandler }, { cachedLoader }, { bundleLoader }] = await Promise.all([
+    import('./server.ts'),
+    import('../handler.ts'),
+    import('../loader.ts'),
+    import('../bundle.ts'),
+  ]);
+  let empty: string | undefined;
+  try {
+    let running;
+    let from: string;
+    if (o.bundle !== undefined) {
+      const loaded = await readBundleFile(o.bundle);
+      const handler = createHandler(cachedLoader(bundleLoader(loaded), { maxEntries: 2000 }), {
+        onError: (error, request) => io.stderr.write(`500 on ${request.url}: ${String(error)}\n`),
+      });
+      // A bundle has no static files: the server gets an empty folder for them.
+      empty = await mkdtemp(join(tmpdir(), 'skills-api-serve-'));
+      running = await startServer({ dir: empty, handler, port, ...(o.host === undefined ? {} : { host: o.host }) });
+      from = o.bundle;
+    } else {
+      await builtDir(o.dir);
+      running = await startServer({ dir: o.dir, port, ...(o.host === undefined ? {} : { host: o.host }) });
+      from = `${o.dir.replace(/\/+$/, '')}/`;
+    }
+    io.stdout.write(`Skills Directory API on ${running.url} (from ${from}); Ctrl-C to stop\n`);
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
+    await running.close();
+  } finally {
+    if (empty !== undefined) await rm(empty, { recursive: true, force: true });
+  }
+}
+
+/** Print one clear message for a failure; resolve the exit code. */
+function report(error: unknown, source: string, io: CliIo): number {
+  const fail = (message: string, code: number) => {
+    io.stderr.write(`skills-api: ${message}\n`);
+    return code;
+  };
+  if (error instanceof CommanderError) {
+    // Commander printed the message (or the help) already.
+    return error.exitCode === 0 ? 0 : 2;
+  }
+  if (error instanceof UsageError) return fail(`${error.message}\n(add --help for usage)`, 2);
+  if (isApiError(error)) return fail(`${error.code} (${error.status}): ${error.message}`, 1);
+  if (error instanceof Error && error.name === 'BuildError') {
+    const { problems } = error as Error & { problems: Problem[] };
+    return fail(`build failed, nothing written: ${problems.length} problem(s):\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`, 1);
+  }
+  if (error instanceof BundleError) return fail(`bad bundle: ${error.message}`, 1);
+  if (error instanceof TypeError && error.message === 'fetch failed') {
+    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    return fail(`cannot reach ${source}${cause === undefined ? '' : `: ${cause}`}`, 1);
+  }
+  return fail(error instanceof Error ? error.message : String(error), 1);
+}
+
+/** The API's JSON, indented, one trailing newline. */
+function json(body: unknown): string {
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
+
+/** A byte count in KiB or MiB. */
+function size(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`;
+}
