@@ -10,7 +10,7 @@ import { MANIFEST_PATH } from '../src/paths.ts';
 import { loadContent } from './load-content.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { Problem } from './model.ts';
-import { writeAtomically } from './output.ts';
+import { recoverOutput, writeAtomically } from './output.ts';
 import { formatProblem } from './problems.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { writeSite } from './site.ts';
@@ -30,6 +30,10 @@ export interface BuildOptions {
   site?: boolean;
   /** Path the output is served under (`/my-repo/` on GitHub Pages), for the site files; default `/`. */
   base?: string;
+  /** Re-use files of the previous output whose bytes did not change (hard links); same output as a clean build. */
+  incremental?: boolean;
+  /** Told what the build is doing: each step as it starts, then every 1,000 files written. */
+  onProgress?: (step: string, files: number) => void;
 }
 
 /** What a successful build did. */
@@ -43,6 +47,8 @@ export interface BuildReport {
   /** Files written and their total size in bytes. */
   files: number;
   bytes: number;
+  /** Of those files, how many were taken over unchanged from the previous output (`incremental`). */
+  reused: number;
   /** The manifest written at `MANIFEST_PATH`. */
   manifest: Manifest;
   /** Wall time in milliseconds. */
@@ -64,28 +70,44 @@ export class BuildError extends Error {
 /** Build `contentDir` into `outDir`. Throws `BuildError` for content problems (output untouched). */
 export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
+  await recoverOutput(options.outDir);
   const builtAt = builtAtFrom('sourceDateEpoch' in options ? options.sourceDateEpoch : process.env.SOURCE_DATE_EPOCH);
+  let files = 0;
+  let step = 'loading content';
+  const progress = (next: string): void => {
+    step = next;
+    options.onProgress?.(step, files);
+  };
+  progress('loading content');
   const { content, problems, skipped } = await loadContent(options.contentDir);
   const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
   if (problems.length > 0 && !(options.skipInvalid === true && skippable)) throw new BuildError(problems);
 
   const { result: manifest, stats } = await writeAtomically(options.outDir, MANIFEST_PATH, async (writer) => {
+    const emit: typeof writer.emit = (path, data) => {
+      if (++files % 1000 === 0) options.onProgress?.(step, files);
+      return writer.emit(path, data);
+    };
+    progress(`writing ${content.skills.length} skills, lists and categories`);
     // writeTree emits the manifest too; it is written here instead, last, with the search entry
     // and `builtAt` added.
-    const written = await writeTree(content, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : writer.emit(path, data)));
-    const search = await buildSearchIndex(content.skills, writer.emit, content.categories);
+    const written = await writeTree(content, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)));
+    progress('building the search index');
+    const search = await buildSearchIndex(content.skills, emit, content.categories);
+    progress('writing the site and swapping the output in');
     if (options.site !== false) await writeSite(writer, { base: options.base });
     await writer.emit(OPENAPI_PATH, openApiDocument());
     const final: Manifest = { ...written, search, ...(builtAt === undefined ? {} : { builtAt }) };
     await writer.emit(MANIFEST_PATH, final);
     return final;
-  });
+  }, { reuse: options.incremental === true });
   return {
     skills: content.skills.length,
     skipped,
     problems,
     files: stats.files,
     bytes: stats.bytes,
+    reused: stats.reused,
     manifest,
     ms: Math.round(performance.now() - started),
   };

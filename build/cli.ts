@@ -1,5 +1,5 @@
 /**
- * `npm run build -- [--content DIR] [--out DIR] [--skip-invalid] [--base PATH]`: build a content folder
+ * `npm run build -- [--content DIR] [--out DIR] [--skip-invalid] [--incremental] [--base PATH]`: build a content folder
  * (default `content`) into a static tree (default `public`); `--base` is the path the output is
  * served under (default `/`, e.g. `/my-repo/` for a GitHub project page).
  *
@@ -11,7 +11,7 @@ import { BuildError, runBuild, type BuildReport } from './build.ts';
 import { formatProblem } from './problems.ts';
 import { normalizeBase } from './site.ts';
 
-const USAGE = 'usage: npm run build -- [--content DIR] [--out DIR] [--skip-invalid] [--base PATH]';
+const USAGE = 'usage: npm run build -- [--content DIR] [--out DIR] [--skip-invalid] [--incremental] [--base PATH]';
 
 /** Run the CLI with `argv` (without node and script); returns the exit code. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -23,6 +23,7 @@ async function main(argv: readonly string[]): Promise<number> {
         content: { type: 'string', default: 'content' },
         out: { type: 'string', default: 'public' },
         'skip-invalid': { type: 'boolean', default: false },
+        incremental: { type: 'boolean', default: false },
         base: { type: 'string', default: '/' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -44,7 +45,15 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   try {
-    const report = await runBuild({ contentDir: values.content, outDir: values.out, skipInvalid: values['skip-invalid'], base: values.base });
+    const report = await runBuild({
+      contentDir: values.content,
+      outDir: values.out,
+      skipInvalid: values['skip-invalid'],
+      incremental: values.incremental,
+      base: values.base,
+      ...(process.stderr.isTTY ? { onProgress: showProgress() } : {}),
+    });
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
     console.log(summary(report, values.out));
     if (report.skipped.length > 0) {
       console.log(`skipped ${report.skipped.length} invalid folder(s):`);
@@ -52,6 +61,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
     if (error instanceof BuildError) {
       console.error(`build failed, ${values.out} left unchanged: ${error.problems.length} problem(s) in ${values.content}`);
       for (const problem of error.problems) console.error(`  ${formatProblem(problem)}`);
@@ -62,10 +72,20 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** A progress line on the terminal (stderr), rewritten in place: elapsed time, step, files written. */
+function showProgress(): (step: string, files: number) => void {
+  const started = performance.now();
+  return (step, files) => {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    process.stderr.write(`\r\x1b[K[${seconds} s] ${step}${files > 0 ? ` (${files} files written)` : ''}`);
+  };
+}
+
 /** One line: skills, files, size, time. */
 function summary(report: BuildReport, out: string): string {
   const size = report.bytes >= 1024 * 1024 ? `${(report.bytes / (1024 * 1024)).toFixed(1)} MiB` : `${(report.bytes / 1024).toFixed(1)} KiB`;
-  return `built ${report.skills} skills into ${out}: ${report.files} files, ${size}, ${report.ms} ms`;
+  const reused = report.reused > 0 ? ` (${report.reused} unchanged, re-used)` : '';
+  return `built ${report.skills} skills into ${out}: ${report.files} files${reused}, ${size}, ${report.ms} ms`;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -9,7 +9,7 @@
  * are checked before they can become output paths, and case/Unicode variants of one id collide.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fg from 'fast-glob';
 import type { z } from 'zod';
@@ -28,7 +28,7 @@ import {
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from './front-matter.ts';
 import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
 import { problem, zodProblems } from './problems.ts';
-import { UnsafeFileError, isMissing, lstatOrUndefined, readRegularFile } from './safe-read.ts';
+import { UnsafeFileError, isMissing, lstatOrUndefined, lstatOrUndefinedSync, readRegularFile } from './safe-read.ts';
 import { identityKey, segmentProblem } from './skill-names.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 
@@ -79,8 +79,11 @@ export async function loadContent(contentDir: string): Promise<LoadResult> {
 
   const found = await discover(realRoot, problems);
   const collisions = collisionProblems(found.candidates);
+  // One schema for every skill.json: building it (and zod's compiled fast path) per skill cost
+  // more than validating.
+  const skillSchema = skillJsonSchema(known);
   const results = await mapLimit(found.candidates, CONCURRENCY, (candidate) =>
-    loadSkill(realRoot, candidate, known, platforms?.platforms ?? [], collisions.get(candidate.dir) ?? []),
+    loadSkill(realRoot, candidate, skillSchema, platforms?.platforms ?? [], collisions.get(candidate.dir) ?? []),
   );
 
   const skills: SkillRecord[] = [];
@@ -145,7 +148,7 @@ async function readJson(root: string, file: string, required: boolean, problems:
 async function readText(root: string, file: string, problems: Problem[]): Promise<{ text: string; bytes: Buffer } | 'missing' | 'invalid'> {
   let bytes: Buffer | undefined;
   try {
-    bytes = await readRegularFile(join(root, file));
+    bytes = readRegularFile(join(root, file));
   } catch (error) {
     if (!(error instanceof UnsafeFileError)) throw error;
     problems.push(problem(file, error.message));
@@ -219,7 +222,7 @@ function collisionProblems(candidates: readonly Candidate[]): Map<string, Proble
 async function loadSkill(
   root: string,
   candidate: Candidate,
-  known: KnownIds,
+  skillSchema: ReturnType<typeof skillJsonSchema>,
   platforms: readonly PlatformDef[],
   collisions: readonly Problem[],
 ): Promise<{ record?: SkillRecord; problems: Problem[] }> {
@@ -231,10 +234,7 @@ async function loadSkill(
   }
   const abs = join(root, dir);
   // Discovery never lists links, but a folder swapped for one since then must not be read.
-  const real = await fs.realpath(abs).catch((error: unknown) => {
-    if (isMissing(error)) return undefined;
-    throw error;
-  });
+  const real = realpathOrUndefined(abs);
   if (real === undefined || real !== abs) {
     problems.push(problem(dir, real === undefined ? 'disappeared while building' : 'resolves outside its place in the content folder'));
     return { problems };
@@ -256,7 +256,7 @@ async function loadSkill(
   const json: SkillJson | undefined = await loadJsonFile(
     root,
     `${dir}/skill.json`,
-    skillJsonSchema(known),
+    skillSchema,
     skillJsonProblems,
     problems,
   );
@@ -267,12 +267,22 @@ async function loadSkill(
   return { problems, record: skillRecord(candidate, frontMatter, read, json, stats, hasIndex, platforms) };
 }
 
+/** The real path of `path` (sync, like every per-skill read: see `readRegularFile`), or undefined when missing. */
+function realpathOrUndefined(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
 /** True when every folder of `parts` is a real folder and the last part a regular file (no links). */
 async function isRegularFileChain(root: string, parts: readonly string[]): Promise<boolean> {
   let path = root;
   for (const [i, part] of parts.entries()) {
     path = join(path, part);
-    const stats = await lstatOrUndefined(path);
+    const stats = lstatOrUndefinedSync(path);
     if (stats === undefined) return false;
     if (i === parts.length - 1 ? !stats.isFile() : !stats.isDirectory()) return false;
   }

@@ -8,10 +8,10 @@
  * a case-insensitive file system cannot merge two files either).
  */
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { linkSync, mkdirSync, promises as fs, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Emit } from './model.ts';
-import { isMissing, lstatOrUndefined } from './safe-read.ts';
+import { isMissing, lstatOrUndefined, lstatOrUndefinedSync } from './safe-read.ts';
 
 /** Writes into the staging folder; every path is relative to the output folder. */
 export interface OutputWriter {
@@ -27,6 +27,19 @@ export interface OutputWriter {
 export interface OutputStats {
   files: number;
   bytes: number;
+  /** Files taken over from the previous output (hard links) instead of written. */
+  reused: number;
+}
+
+/** Options of `writeAtomically`. */
+export interface WriteOptions {
+  /**
+   * Incremental build: a file whose bytes equal the file at the same path in the previous output
+   * is hard-linked from there instead of written. The new tree is byte-identical to a clean
+   * build by construction (bytes are compared, not guessed from input hashes); files the new
+   * build does not emit (deleted skills) are never carried over.
+   */
+  reuse?: boolean;
 }
 
 /**
@@ -41,14 +54,20 @@ export async function writeAtomically<T>(
   outDir: string,
   marker: string,
   fill: (writer: OutputWriter) => Promise<T>,
+  options: WriteOptions = {},
 ): Promise<{ result: T; stats: OutputStats }> {
   const out = resolve(outDir);
-  await checkReplaceable(out, marker);
   const parent = dirname(out);
   await fs.mkdir(parent, { recursive: true });
+  // Before anything else: a build killed between the two renames of the swap left no output,
+  // only its backup; put it back so the previous output is served again and checked below.
+  await restoreInterruptedSwap(parent, basename(out));
+  await checkReplaceable(out, marker);
   await removeStaleStaging(parent, basename(out));
   const staging = await fs.mkdtemp(join(parent, `.staging-${basename(out)}-${process.pid}-`));
-  const { writer, stats, settle } = stagingWriter(staging);
+  // Only an output the build wrote (checked above) is reused, and only when it has the marker.
+  const previous = options.reuse === true && lstatOrUndefinedSync(join(out, ...marker.split('/')))?.isFile() === true ? out : undefined;
+  const { writer, stats, settle } = stagingWriter(staging, previous);
   try {
     // mkdtemp makes the folder private (0700); the output is meant to be served.
     await fs.chmod(staging, 0o755);
@@ -60,7 +79,7 @@ export async function writeAtomically<T>(
     return { result, stats };
   } catch (error) {
     await settle();
-    await fs.rm(staging, { recursive: true, force: true });
+    rmSync(staging, { recursive: true, force: true });
     throw error;
   }
 }
@@ -95,7 +114,43 @@ async function swap(staging: string, out: string): Promise<void> {
     if (hadPrevious) await fs.rename(backup, out);
     throw error;
   }
-  if (hadPrevious) await fs.rm(backup, { recursive: true, force: true });
+  // Sync: the promise-based rm of a 60k-file tree took 25 s here, rmSync a few.
+  if (hadPrevious) rmSync(backup, { recursive: true, force: true });
+}
+
+/**
+ * Put back the previous output of `outDir` if a build was killed between the two renames of its
+ * swap (the output folder missing, its backup beside it). Builds call this first, before loading
+ * anything, so even a build that then fails leaves the previous output in place.
+ */
+export async function recoverOutput(outDir: string): Promise<void> {
+  const out = resolve(outDir);
+  if ((await lstatOrUndefined(dirname(out))) === undefined) return;
+  await restoreInterruptedSwap(dirname(out), basename(out));
+}
+
+/**
+ * When `out` is missing and a killed build left its backup (`.staging-<base>-<pid>-…-previous`,
+ * process gone), rename the backup back to `out`. With several (never expected) the newest wins.
+ */
+async function restoreInterruptedSwap(parent: string, base: string): Promise<void> {
+  if ((await lstatOrUndefined(join(parent, base))) !== undefined) return;
+  const backups: { name: string; mtime: number }[] = [];
+  for (const name of await fs.readdir(parent)) {
+    if (!name.startsWith(`.staging-${base}-`) || !name.endsWith('-previous')) continue;
+    const pid = stagingPid(name, base);
+    if (pid === undefined || pid === process.pid || isAlive(pid)) continue;
+    const stats = await lstatOrUndefined(join(parent, name));
+    if (stats?.isDirectory() === true) backups.push({ name, mtime: stats.mtimeMs });
+  }
+  backups.sort((a, b) => b.mtime - a.mtime || (a.name < b.name ? -1 : 1));
+  if (backups[0] !== undefined) await fs.rename(join(parent, backups[0].name), join(parent, base));
+}
+
+/** The process id in a staging folder name of output `base`, if it has one. */
+function stagingPid(name: string, base: string): number | undefined {
+  const pid = Number(/^(\d+)-/.exec(name.slice(`.staging-${base}-`.length))?.[1]);
+  return Number.isInteger(pid) ? pid : undefined;
 }
 
 /**
@@ -106,9 +161,9 @@ async function removeStaleStaging(parent: string, base: string): Promise<void> {
   const prefix = `.staging-${base}-`;
   for (const name of await fs.readdir(parent)) {
     if (!name.startsWith(prefix)) continue;
-    const pid = Number(/^(\d+)-/.exec(name.slice(prefix.length))?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) {
-      await fs.rm(join(parent, name), { recursive: true, force: true });
+    const pid = stagingPid(name, base);
+    if (pid !== undefined && pid !== process.pid && !isAlive(pid)) {
+      rmSync(join(parent, name), { recursive: true, force: true });
     }
   }
 }
@@ -127,12 +182,12 @@ function isAlive(pid: number): boolean {
  * (a caller may emit without awaiting, or fail half-way: neither the swap nor the cleanup may race
  * them) and returns the first write failure, if any.
  */
-function stagingWriter(root: string): {
+function stagingWriter(root: string, previous: string | undefined): {
   writer: OutputWriter;
   stats: OutputStats;
   settle(): Promise<{ error: unknown } | undefined>;
 } {
-  const stats: OutputStats = { files: 0, bytes: 0 };
+  const stats: OutputStats = { files: 0, bytes: 0, reused: 0 };
   const written = new Map<string, string>();
   const folders = new Set<string>();
   const running = new Set<Promise<void>>();
@@ -151,22 +206,43 @@ function stagingWriter(root: string): {
     return full;
   };
 
-  const writeNow = async (path: string, data: string | Uint8Array): Promise<void> => {
+  // Synchronous on purpose: one file at a time with direct system calls is several times faster
+  // than promise-based writes, whose thread-pool round trips dominate on a busy 2-core machine
+  // (measured: 5,000 small files in 0.6 s sync, 3-5 s async at any concurrency).
+  const writeNow = (path: string, data: string | Uint8Array): void => {
     const full = target(path);
     const folder = dirname(full);
     if (!folders.has(folder)) {
-      await fs.mkdir(folder, { recursive: true });
+      mkdirSync(folder, { recursive: true });
       folders.add(folder);
     }
-    // `wx`: never through or over anything already there.
-    await fs.writeFile(full, data, { flag: 'wx' });
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
+    if (previous !== undefined && sameAsPrevious(join(previous, ...path.split('/')), bytes)) {
+      // A hard link writes no data: nothing to flush to disk, and the old tree's removal after
+      // the swap frees nothing either.
+      linkSync(join(previous, ...path.split('/')), full);
+      stats.reused += 1;
+    } else {
+      // `wx`: never through or over anything already there.
+      writeFileSync(full, bytes, { flag: 'wx' });
+    }
     stats.files += 1;
-    stats.bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+    stats.bytes += bytes.byteLength;
   };
 
   const write = (path: string, data: string | Uint8Array): Promise<void> => {
-    const writing = writeNow(path, data);
-    const tracked = writing.then(
+    try {
+      writeNow(path, data);
+      return Promise.resolve();
+    } catch (error) {
+      failure ??= { error };
+      return Promise.reject(error as Error);
+    }
+  };
+
+  /** Track work that finishes later (a copy reads its source first), so `settle` can wait for it. */
+  const track = (work: Promise<void>): Promise<void> => {
+    const tracked = work.then(
       () => undefined,
       (error: unknown) => {
         failure ??= { error };
@@ -174,7 +250,7 @@ function stagingWriter(root: string): {
     );
     running.add(tracked);
     void tracked.then(() => running.delete(tracked));
-    return writing;
+    return work;
   };
 
   const writer: OutputWriter = {
@@ -184,13 +260,20 @@ function stagingWriter(root: string): {
       await write(path, json);
     },
     writeFile: write,
-    copyFile: async (path, source) => write(path, await fs.readFile(source)),
+    copyFile: (path, source) => track(fs.readFile(source).then((bytes) => write(path, bytes))),
   };
   const settle = async (): Promise<{ error: unknown } | undefined> => {
     while (running.size > 0) await Promise.all(running);
     return failure;
   };
   return { writer, stats, settle };
+}
+
+/** True when `file` is a regular file (never a link) holding exactly `bytes`. */
+function sameAsPrevious(file: string, bytes: Uint8Array): boolean {
+  const stats = lstatOrUndefinedSync(file);
+  if (stats?.isFile() !== true || stats.size !== bytes.byteLength) return false;
+  return readFileSync(file).equals(bytes);
 }
 
 /** Why `path` cannot be an output path, or undefined: relative, `/`-separated, no `.`/`..`. */

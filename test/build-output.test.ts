@@ -49,7 +49,7 @@ describe('writeAtomically', () => {
       return 'done';
     });
     expect(result).toBe('done');
-    expect(stats).toEqual({ files: 4, bytes: 28 + 10 + 3 + 11 }); // é is two bytes
+    expect(stats).toEqual({ files: 4, bytes: 28 + 10 + 3 + 11, reused: 0 }); // é is two bytes
     const tree = await readTree(out);
     expect([...tree.keys()]).toEqual(['api/v1/manifest.json', 'bin/data.bin', 'index.html', 'sw.js']);
     expect(tree.get(MARKER)?.toString()).toBe('{"format":1,"list":[1,"é"]}');

@@ -135,11 +135,11 @@ describe('npm run serve', () => {
     expect(unknown.stderr).toMatchInlineSnapshot(`
       "serve: Unknown option '--prot'
 
-      Usage: npm run serve -- --dir <output folder> [--port <n>] [--host <address>] [--rate-limit <requests per minute>]
+      Usage: npm run serve -- --dir <output folder> [--port <n>] [--host <address>] [--rate-limit <N/min>]
         --dir         output folder of a build (required), e.g. public
         --port        port to listen on (default: PORT, else 3000; 0 picks a free one)
         --host        address to listen on (default: every interface)
-        --rate-limit  API requests allowed per minute per client (default: no limit)
+        --rate-limit  API requests allowed per client: N/s, N/min or N/h (default: no limit)
       "
     `);
     const missing = await run(TSX, ['src/node/serve.ts', '--port', 'x']);

@@ -68,15 +68,15 @@ describe('createRateLimiter', () => {
   it('allows `limit` requests per client per window, then says how long to wait', () => {
     let time = 1_000_000;
     const limit = createRateLimiter({ limit: 2, windowMs: 10_000 }, () => time);
-    expect(limit('a')).toBeUndefined();
-    expect(limit('a')).toBeUndefined();
-    expect(limit('b')).toBeUndefined();
+    expect(limit('a')).toEqual({ allowed: true, limit: 2, remaining: 1, reset: 10 });
+    expect(limit('a')).toEqual({ allowed: true, limit: 2, remaining: 0, reset: 10 });
+    expect(limit('b').allowed).toBe(true);
     time += 2_500;
-    expect(limit('a')).toBe(8);
+    expect(limit('a')).toEqual({ allowed: false, limit: 2, remaining: 0, reset: 8 });
     time += 7_499;
-    expect(limit('a')).toBe(1);
+    expect(limit('a').reset).toBe(1);
     time += 1;
-    expect(limit('a')).toBeUndefined();
+    expect(limit('a')).toEqual({ allowed: true, limit: 2, remaining: 1, reset: 10 });
   });
 
   it('never lets more than `limit` through in one window (property)', () => {
@@ -92,9 +92,10 @@ describe('createRateLimiter', () => {
             windowStart = time;
             allowed.clear();
           }
-          const retry = limit(client);
-          if (retry === undefined) allowed.set(client, (allowed.get(client) ?? 0) + 1);
-          else expect(retry).toBeGreaterThanOrEqual(1);
+          const decision = limit(client);
+          if (decision.allowed) allowed.set(client, (allowed.get(client) ?? 0) + 1);
+          expect(decision.reset).toBeGreaterThanOrEqual(1);
+          expect(decision.remaining).toBe(max - (allowed.get(client) ?? 0));
           expect(allowed.get(client) ?? 0).toBeLessThanOrEqual(max);
         }
       }),
@@ -120,10 +121,10 @@ describe('command-line values', () => {
     expect(() => readPort('-1', undefined)).toThrow(/--port/);
   });
 
-  it('reads --rate-limit as requests per minute', () => {
+  it('reads --rate-limit as N/s, N/min, N/h or a bare N per minute', () => {
     expect(readRateLimit(undefined)).toBeUndefined();
     expect(readRateLimit('120')).toEqual({ limit: 120, windowMs: 60_000 });
-    expect(() => readRateLimit('0')).toThrowErrorMatchingInlineSnapshot(`[Error: --rate-limit must be a positive whole number of requests per minute, got "0"]`);
+    expect(() => readRateLimit('0')).toThrowErrorMatchingInlineSnapshot(`[Error: --rate-limit must be N/s, N/min or N/h (N a positive whole number; a bare N is per minute), got "0"]`);
   });
 });
 

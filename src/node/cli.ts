@@ -7,7 +7,7 @@ import type { Manifest } from '../manifest.ts';
 import { checkManifest } from '../manifest.ts';
 import { MANIFEST_PATH } from '../paths.ts';
 import { fsLoader } from './fs-loader.ts';
-import type { RateLimitOptions } from './rate-limit.ts';
+import { parseRateLimit, type RateLimitOptions } from './rate-limit.ts';
 import { startServer } from './server.ts';
 
 /** A folder for messages: `public` and `public/` both print as `public/`. */
@@ -46,11 +46,12 @@ export function readPort(flag: string | undefined, env: string | undefined): num
   return Number(value);
 }
 
-/** `--rate-limit N`: at most N API requests per minute per client address. */
+/** `--rate-limit N/min` (or `N/s`, `N/h`, bare `N` per minute): at most N API requests per window per client address. */
 export function readRateLimit(flag: string | undefined): RateLimitOptions | undefined {
   if (flag === undefined) return undefined;
-  if (!/^[1-9]\d{0,8}$/.test(flag)) throw new UsageError(`--rate-limit must be a positive whole number of requests per minute, got ${JSON.stringify(flag)}`);
-  return { limit: Number(flag), windowMs: 60_000 };
+  const options = parseRateLimit(flag);
+  if (options === undefined) throw new UsageError(`--rate-limit must be N/s, N/min or N/h (N a positive whole number; a bare N is per minute), got ${JSON.stringify(flag)}`);
+  return options;
 }
 
 /**

@@ -1,16 +1,16 @@
 /**
- * `npm run serve -- --dir <dir> [--port <n>] [--host <h>] [--rate-limit <n>]`: serve an existing
+ * `npm run serve -- --dir <dir> [--port <n>] [--host <h>] [--rate-limit <N/min>]`: serve an existing
  * output folder (the canonical API and its static files).
  */
 import { parseArgs } from 'node:util';
 import { MANIFEST_PATH } from '../paths.ts';
 import { UsageError, readManifest, readPort, readRateLimit, runCommand, serveUntilSignal } from './cli.ts';
 
-const USAGE = `Usage: npm run serve -- --dir <output folder> [--port <n>] [--host <address>] [--rate-limit <requests per minute>]
+const USAGE = `Usage: npm run serve -- --dir <output folder> [--port <n>] [--host <address>] [--rate-limit <N/min>]
   --dir         output folder of a build (required), e.g. public
   --port        port to listen on (default: PORT, else 3000; 0 picks a free one)
   --host        address to listen on (default: every interface)
-  --rate-limit  API requests allowed per minute per client (default: no limit)`;
+  --rate-limit  API requests allowed per client: N/s, N/min or N/h (default: no limit)`;
 
 runCommand('serve', USAGE, async () => {
   const { values } = parseArgs({

@@ -12,7 +12,7 @@ import { createHandler, type Handler } from '../handler.ts';
 import { cachedLoader } from '../loader.ts';
 import { API_PREFIX } from '../paths.ts';
 import { fsLoader } from './fs-loader.ts';
-import { createRateLimiter, type RateLimitOptions } from './rate-limit.ts';
+import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './rate-limit.ts';
 import { errorReply, replyFromResponse, send, type Reply } from './reply.ts';
 import { staticReply } from './static-files.ts';
 
@@ -74,11 +74,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return errorReply(new ApiError('INVALID_PARAMS', 'The request URL is malformed', { status: 400 }));
     }
     const api = url.pathname === `/${API_PREFIX}` || url.pathname.startsWith(`/${API_PREFIX}/`);
-    if (api && limit !== undefined) {
-      const retryAfter = limit(req.socket.remoteAddress ?? '');
-      if (retryAfter !== undefined) {
-        return errorReply(new ApiError('RATE_LIMITED', `Too many requests; retry in ${retryAfter} s`), { 'retry-after': String(retryAfter) });
-      }
+    // While limiting, every API answer says where the client stands (X-RateLimit-*).
+    const decision = api && limit !== undefined ? limit(req.socket.remoteAddress ?? '') : undefined;
+    const limited = (reply: Reply): Reply =>
+      decision === undefined ? reply : { ...reply, headers: { ...reply.headers, ...rateLimitHeaders(decision) } };
+    if (decision?.allowed === false) {
+      return limited(errorReply(new ApiError('RATE_LIMITED', `Too many requests; retry in ${decision.reset} s`)));
     }
     const method = req.method ?? 'GET';
     // A browser asks before a cross-origin request with headers of its own (`If-None-Match`).
@@ -92,9 +93,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // path that is not a file falls through to the handler unchanged.
     if (api && read && url.pathname.endsWith('.json')) {
       const file = await staticReply(options.dir, url.pathname, req);
-      if (file !== undefined) return file;
+      if (file !== undefined) return limited(file);
     }
-    if (api) return replyFromResponse(await handler(toRequest(req, url)));
+    if (api) return limited(await replyFromResponse(await handler(toRequest(req, url))));
     if (!read) {
       return errorReply(new ApiError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
     }

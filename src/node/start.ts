@@ -1,19 +1,19 @@
 /**
  * `npm start [-- --port <n>] [--host <h>] [--out <dir>] [--content <dir>] [--skip-invalid]
- * [--rate-limit <n>]`: serve the output folder (default `public/`), building the content folder
+ * [--rate-limit <N/min>]`: serve the output folder (default `public/`), building the content folder
  * (default `content/`) into it first when it has no manifest yet.
  */
 import { parseArgs } from 'node:util';
 import { BuildError, runBuild } from '../../build/build.ts';
 import { folder, readManifest, readPort, readRateLimit, runCommand, serveUntilSignal } from './cli.ts';
 
-const USAGE = `Usage: npm start -- [--port <n>] [--host <address>] [--out <dir>] [--content <dir>] [--skip-invalid] [--rate-limit <requests per minute>]
+const USAGE = `Usage: npm start -- [--port <n>] [--host <address>] [--out <dir>] [--content <dir>] [--skip-invalid] [--rate-limit <N/min>]
   --port          port to listen on (default: PORT, else 3000; 0 picks a free one)
   --host          address to listen on (default: every interface)
   --out           output folder to serve (default: public); built first when it has no manifest
   --content       content folder to build from (default: content)
   --skip-invalid  when building, leave out invalid skill folders instead of failing
-  --rate-limit    API requests allowed per minute per client (default: no limit)`;
+  --rate-limit    API requests allowed per client: N/s, N/min or N/h (default: no limit)`;
 
 runCommand('start', USAGE, async () => {
   const { values } = parseArgs({

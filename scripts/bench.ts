@@ -1,0 +1,213 @@
+/**
+ * `npm run bench [-- --count N] [--content DIR] [--out DIR] [--duration S] [--skip-build]`: the scale benchmark
+ * of issue 5, one run of each, printed as a Markdown section for BENCHMARKS.md
+ * ("Build and server at scale").
+ *
+ * 1. generate N synthetic skills (scripts/gen.ts) unless `--content` names an existing folder;
+ * 2. build them under `/usr/bin/time -v` (wall time, peak RSS), then list the output by kind of
+ *    file against the input bytes;
+ * 3. autocannon for `--duration` seconds (default 30) against `npm run serve` on that output with
+ *    mixed canonical routes (lists with filters, details, search, autocomplete, 404s): errors,
+ *    statuses, p99; then the same detail file through the Node server and through plain `serve`
+ *    (node_modules/.bin/serve) in the same run, for the throughput ratio.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '10000' },
+    content: { type: 'string' },
+    out: { type: 'string' },
+    duration: { type: 'string', default: '30' },
+    'skip-build': { type: 'boolean', default: false },
+  },
+});
+const count = Number(values.count);
+const duration = Number(values.duration);
+const content = values.content ?? `/tmp/bench-content-${count}`;
+const out = values.out ?? `/tmp/bench-out-${count}`;
+
+const lines: string[] = [];
+const say = (line = ''): void => {
+  lines.push(line);
+  console.log(line);
+};
+
+if (!existsSync(join(content, 'skills'))) run('npx', ['tsx', 'scripts/gen.ts', '--count', String(count), '--out', content]);
+const input = walk(content);
+say(`## Build and server at scale (${count.toLocaleString('en')} skills)`);
+say();
+say(`Machine: ${cpus().length} cores (${cpus()[0]?.model ?? '?'}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}; ${new Date().toISOString().slice(0, 10)}.`);
+say(`Input: ${input.files.toLocaleString('en')} files, ${mb(input.bytes)}.`);
+say();
+
+// Build, under /usr/bin/time -v (one node process: `node --import tsx`, so RSS is the build's).
+const timed = values['skip-build']
+  ? { status: 0, stdout: '', stderr: '(build skipped)' }
+  : spawnSync('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', 'build/cli.ts', '--content', content, '--out', out], { encoding: 'utf8' });
+if (timed.status !== 0) throw new Error(`build failed:\n${timed.stdout}\n${timed.stderr}`);
+const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.+)/.exec(timed.stderr)?.[1] ?? '?';
+const rssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(timed.stderr)?.[1] ?? 0);
+const kinds = byKind(out);
+const total = [...kinds.values()].reduce((a, k) => ({ files: a.files + k.files, bytes: a.bytes + k.bytes }), { files: 0, bytes: 0 });
+say(`| build | wall | peak RSS | files | bytes | × input |`);
+say(`|---|---|---|---|---|---|`);
+say(`| full | ${wall} | ${(rssKb / 1024).toFixed(0)} MiB | ${total.files.toLocaleString('en')} | ${mb(total.bytes)} | ${(total.bytes / input.bytes).toFixed(2)} |`);
+say();
+say(`| kind | files | bytes | × input |`);
+say(`|---|---|---|---|`);
+for (const [kind, k] of [...kinds].sort((a, b) => b[1].bytes - a[1].bytes)) {
+  say(`| ${kind} | ${k.files.toLocaleString('en')} | ${mb(k.bytes)} | ${(k.bytes / input.bytes).toFixed(2)} |`);
+}
+say();
+
+// Incremental rebuild after one changed skill (its SKILL.md gets one more line, put back after).
+if (!values['skip-build']) {
+  const skillsDir = join(content, 'skills');
+  const owner = readdirSync(skillsDir).sort()[0]!;
+  const skillFile = join(skillsDir, owner, readdirSync(join(skillsDir, owner)).sort()[0]!, 'SKILL.md');
+  const original = readFileSync(skillFile);
+  try {
+    writeFileSync(skillFile, Buffer.concat([original, Buffer.from('\nOne more line for the incremental benchmark.\n')]));
+    const started = performance.now();
+    const rebuilt = spawnSync(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--content', content, '--out', out, '--incremental'], { encoding: 'utf8' });
+    if (rebuilt.status !== 0) throw new Error(`incremental build failed:\n${rebuilt.stderr}`);
+    say(`Incremental rebuild after one changed skill: ${((performance.now() - started) / 1000).toFixed(1)} s (${rebuilt.stdout.trim()}).`);
+    say();
+  } finally {
+    writeFileSync(skillFile, original);
+  }
+}
+
+// Server under load.
+const detail = firstDetail(out);
+const api = await startProcess(process.execPath, ['--import', 'tsx', 'src/node/serve.ts', '--dir', out, '--port', '0', '--host', '127.0.0.1'], /on (http:\/\/\S+)/);
+const routes = [
+  '/api/v1/skills',
+  '/api/v1/skills?sort=updated&order=desc&page=3',
+  '/api/v1/skills?category=devops&platform=codex&limit=50',
+  '/api/v1/skills?sort=name&order=asc&minStars=100&page=2',
+  `/api/v1/skills/${detail}`,
+  `/api/v1/skills/${detail}/content`,
+  `/api/v1/skills/${detail}/stats`,
+  '/api/v1/categories?locale=de',
+  '/api/v1/skills/search?q=pdf+extract',
+  '/api/v1/skills/search?q=deploy*&limit=10',
+  '/api/v1/skills/autocomplete?q=dat',
+  '/api/v1/skills/nobody/nothing-here',
+  '/api/v1/no-such-endpoint',
+];
+const expected404 = new Set(['/api/v1/skills/nobody/nothing-here', '/api/v1/no-such-endpoint']);
+// One probe per route first: the status each answers, so the run's non-2xx can be checked.
+const probed = await Promise.all(routes.map(async (path) => [path, (await fetch(api.url + path)).status] as const));
+const unexpected = probed.filter(([path, status]) => (status === 404) !== expected404.has(path));
+const non2xxRoutes = probed.filter(([, status]) => status < 200 || status > 299).length;
+const mixed = await autocannon({
+  url: api.url,
+  connections: 20,
+  duration,
+  requests: routes.map((path) => ({ method: 'GET', path })),
+});
+say(`Mixed canonical routes (${routes.length} routes round-robin, 20 connections, ${duration} s, \`npm run serve\`):`);
+say(`${mixed.requests.total.toLocaleString('en')} requests, ${mixed.requests.average} req/s, errors ${mixed.errors}, timeouts ${mixed.timeouts}, ` +
+  `2xx ${mixed['2xx']}, non-2xx ${mixed.non2xx} (${non2xxRoutes} of ${routes.length} routes answer non-2xx), ` +
+  `latency p50 ${mixed.latency.p50} ms, p99 ${mixed.latency.p99} ms.`);
+say(unexpected.length === 0
+  ? 'Non-2xx only on the routes meant to be 404.'
+  : `Routes with an unexpected status: ${unexpected.map(([path, status]) => `\`${path}\` ${status}`).join(', ')}.`);
+say();
+
+const detailFile = `/api/v1/skills/${detail}/index.json`;
+const viaApi = await autocannon({ url: `${api.url}/api/v1/skills/${detail}`, connections: 20, duration: Math.max(5, duration / 3) });
+api.child.kill('SIGTERM');
+const plain = await startProcess('node_modules/.bin/serve', ['-l', 'tcp://127.0.0.1:0', '--no-clipboard', out], /(http:\/\/127\.0\.0\.1:\d+)/);
+const viaServe = await autocannon({ url: `${plain.url}${detailFile}`, connections: 20, duration: Math.max(5, duration / 3) });
+plain.child.kill('SIGTERM');
+say(`Detail route, 20 connections: \`npm run serve\` ${viaApi.requests.average} req/s (p99 ${viaApi.latency.p99} ms) vs plain \`serve\` on the same file ` +
+  `${viaServe.requests.average} req/s (p99 ${viaServe.latency.p99} ms): ratio ${(viaApi.requests.average / viaServe.requests.average).toFixed(2)} (target ≥ 0.8).`);
+
+/** Run a command to completion, inheriting output; throw on failure. */
+function run(command: string, args: string[]): void {
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
+}
+
+/** Start a server process and wait until it prints its URL. */
+function startProcess(command: string, args: string[], urlPattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let seen = '';
+    const onData = (chunk: Buffer): void => {
+      seen += chunk.toString();
+      const url = urlPattern.exec(seen)?.[1];
+      if (url !== undefined) resolve({ child, url: url.replace('localhost', '127.0.0.1') });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before listening:\n${seen}`)));
+  });
+}
+
+/** Files and bytes under `dir`. */
+function walk(dir: string): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  const visit = (path: string): void => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (entry.isFile()) {
+        files += 1;
+        bytes += statSync(full).size;
+      }
+    }
+  };
+  visit(dir);
+  return { files, bytes };
+}
+
+/** Output files and bytes by kind (details, content, stats, list pages, ordinals, categories, search index, site). */
+function byKind(dir: string): Map<string, { files: number; bytes: number }> {
+  const kinds = new Map<string, { files: number; bytes: number }>();
+  const add = (kind: string, bytes: number): void => {
+    const k = kinds.get(kind) ?? { files: 0, bytes: 0 };
+    k.files += 1;
+    k.bytes += bytes;
+    kinds.set(kind, k);
+  };
+  const visit = (rel: string): void => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        visit(path);
+        continue;
+      }
+      const size = statSync(join(dir, path)).size;
+      if (path.startsWith('api/v1/skills/_list/')) add(entry.name === 'ordinals.json' ? 'ordinals' : 'list pages', size);
+      else if (path.startsWith('api/v1/skills/_search/')) add('search index', size);
+      else if (path.startsWith('api/v1/skills/')) add({ 'index.json': 'details', 'content.json': 'content', 'stats.json': 'stats' }[entry.name] ?? 'skills (other)', size);
+      else if (path.startsWith('api/v1/categories/')) add('categories', size);
+      else if (path.startsWith('api/v1/')) add('manifest, openapi', size);
+      else add('site', size);
+    }
+  };
+  visit('');
+  return kinds;
+}
+
+/** The `owner/repo` of the first skill in the output. */
+function firstDetail(dir: string): string {
+  const skills = join(dir, 'api/v1/skills');
+  const owner = readdirSync(skills).filter((name) => !name.startsWith('_')).sort()[0]!;
+  const repo = readdirSync(join(skills, owner)).sort()[0]!;
+  return `${owner}/${repo}`;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
