@@ -24,6 +24,7 @@ import {
 } from '../../src/schemas.ts';
 import { SAMPLE, type ContractData } from './contract-data.ts';
 import { Reference, summaryProblems, type ReferenceQuery } from './reference.ts';
+import { defineSearchCases } from './search-cases.ts';
 
 /** What a host gives the suite. */
 export interface ContractHost {
@@ -370,6 +371,8 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
 
     // Search has its own tests (test/search*.test.ts); this checks that every host routes it.
     describe('search and autocomplete are served', () => {
+      defineSearchCases({ content: () => content, ok, fails });
+
       it('finds a skill by a word of its name, and completes that word', async () => {
         const skill = content.skills.find((s) => /[a-z]{5,}/i.test(s.name))!;
         const word = skill.name.match(/[a-z]{5,}/i)![0].toLowerCase();

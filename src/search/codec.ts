@@ -1,0 +1,194 @@
+/**
+ * Compact string encodings of the search index files (JSON strings, so every host's loader reads
+ * them; gzip compresses them well).
+ *
+ * Varint string: each non-negative integer is written big-endian in 5-bit groups, one character
+ * per group; every group but the last uses a "continuation" character, the last a "terminal"
+ * one. 0–31 take one character, up to 1,023 two, up to 32,767 three. Terminal digits are
+ * `0-9a-v`, continuation digits `w-z A-Z - _` (all JSON-safe without escaping).
+ *
+ * Postings of one term: for each document holding it, in increasing document number, the value
+ * `(gap << 3) | mask`, where `gap` is the distance from the previous document (the first document
+ * counts from -1, so gaps are ≥ 1) and `mask` the fields holding the term (name 1, description 2,
+ * content 4, see options.ts).
+ *
+ * Positions of one entry (a pair of words): for each document of its postings, in the same order,
+ * for each field bit of that document's mask from low to high: the number of occurrences, then
+ * the positions (word index in the field, stop words not counted), the first as is and the rest
+ * as gaps.
+ */
+
+const TERMINAL = '0123456789abcdefghijklmnopqrstuv';
+const CONTINUATION = 'wxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_';
+
+/** One-character strings by char code (short varint strings are concatenated from these). */
+const CHAR = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
+/** The digits are ASCII, so UTF-8 decoding is exact. */
+const ASCII_DECODER = new TextDecoder();
+
+/** charCode → digit value, +32 for a continuation digit, -1 for anything else. */
+const DIGIT = new Int8Array(128).fill(-1);
+for (let i = 0; i < 32; i++) {
+  DIGIT[TERMINAL.charCodeAt(i)] = i;
+  DIGIT[CONTINUATION.charCodeAt(i)] = 32 + i;
+}
+
+/**
+ * Builds varint strings in a reusable byte buffer (the build writes millions of them; one string
+ * per number would drown the garbage collector). `take()` returns the text and empties the buffer.
+ */
+export class VarintWriter {
+  private buf = new Uint8Array(1024);
+  private len = 0;
+
+  /** Append `n`, a non-negative safe integer. */
+  push(n: number): void {
+    if (!(Number.isSafeInteger(n) && n >= 0)) throw new RangeError(`varint: ${n} is not a non-negative integer`);
+    let digits = 1;
+    for (let rest = Math.floor(n / 32); rest > 0; rest = Math.floor(rest / 32)) digits++;
+    if (this.len + digits > this.buf.length) {
+      const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.len + digits));
+      bigger.set(this.buf.subarray(0, this.len));
+      this.buf = bigger;
+    }
+    let at = this.len + digits - 1;
+    this.buf[at] = TERMINAL.charCodeAt(n % 32);
+    for (n = Math.floor(n / 32); n > 0; n = Math.floor(n / 32)) this.buf[--at] = CONTINUATION.charCodeAt(n % 32);
+    this.len += digits;
+  }
+
+  /** The text written since the last `take()`. */
+  take(): string {
+    let s = '';
+    if (this.len <= 16) {
+      for (let i = 0; i < this.len; i++) s += CHAR[this.buf[i]!]!;
+    } else {
+      s = ASCII_DECODER.decode(this.buf.subarray(0, this.len));
+    }
+    this.len = 0;
+    return s;
+  }
+}
+
+/** Encode a list of non-negative integers. */
+export function encodeVarints(values: readonly number[]): string {
+  const out = new VarintWriter();
+  for (const v of values) out.push(v);
+  return out.take();
+}
+
+/** Decode a varint string; throws on a character outside the alphabet or a cut-off number. */
+export function decodeVarints(s: string): number[] {
+  const out: number[] = [];
+  let acc = 0;
+  let open = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const d = c < 128 ? DIGIT[c]! : -1;
+    if (d < 0) throw new Error(`varint: bad character at ${i}`);
+    if (d >= 32) {
+      acc = acc * 32 + (d - 32);
+      open = true;
+    } else {
+      out.push(acc * 32 + d);
+      acc = 0;
+      open = false;
+    }
+  }
+  if (open) throw new Error('varint: truncated number');
+  return out;
+}
+
+/** Number of integers in a varint string (its terminal digits), without decoding it. */
+export function countVarints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 128 && DIGIT[c]! >= 0 && DIGIT[c]! < 32) n++;
+  }
+  return n;
+}
+
+/** The documents of one term and the fields of each (parallel arrays, documents increasing). */
+export interface Postings {
+  docs: Int32Array;
+  masks: Uint8Array;
+}
+
+/** Encode postings (see the file comment). */
+export function encodePostings(docs: readonly number[], masks: readonly number[]): string {
+  const out = new VarintWriter();
+  let prev = -1;
+  for (let i = 0; i < docs.length; i++) {
+    const doc = docs[i]!;
+    const mask = masks[i]!;
+    if (doc <= prev || mask < 1 || mask > 7) throw new RangeError('postings: documents must increase, masks be 1–7');
+    out.push((doc - prev) * 8 + mask);
+    prev = doc;
+  }
+  return out.take();
+}
+
+/** Decode postings. */
+export function decodePostings(s: string): Postings {
+  const values = decodeVarints(s);
+  const docs = new Int32Array(values.length);
+  const masks = new Uint8Array(values.length);
+  let doc = -1;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    doc += Math.floor(v / 8);
+    docs[i] = doc;
+    masks[i] = v & 7;
+  }
+  return { docs, masks };
+}
+
+/** Positions of one entry in one document: one sorted array per field bit set in its mask (low bit first). */
+export type DocPositions = number[][];
+
+/** Encode the positions of one entry (documents in postings order). */
+export function encodePositions(perDoc: readonly DocPositions[]): string {
+  const out = new VarintWriter();
+  for (const fields of perDoc) {
+    for (const positions of fields) {
+      out.push(positions.length);
+      positions.forEach((p, i) => out.push(i === 0 ? p : p - positions[i - 1]!));
+    }
+  }
+  return out.take();
+}
+
+/**
+ * Decode the positions of one entry for the documents at `wanted` indexes of its postings
+ * (increasing), given the postings masks. Returns, per wanted index, a map field bit → positions.
+ */
+export function decodePositions(s: string, masks: Uint8Array, wanted: readonly number[]): Map<number, Map<number, number[]>> {
+  const values = decodeVarints(s);
+  const result = new Map<number, Map<number, number[]>>();
+  let at = 0;
+  let w = 0;
+  for (let i = 0; i < masks.length && w < wanted.length; i++) {
+    const keep = wanted[w] === i;
+    const fields = keep ? new Map<number, number[]>() : undefined;
+    for (let bit = 1; bit <= 4; bit <<= 1) {
+      if (!(masks[i]! & bit)) continue;
+      const count = values[at++] ?? 0;
+      if (fields !== undefined) {
+        const positions: number[] = [];
+        let p = 0;
+        for (let k = 0; k < count; k++) {
+          p = k === 0 ? values[at + k]! : p + values[at + k]!;
+          positions.push(p);
+        }
+        fields.set(bit, positions);
+      }
+      at += count;
+    }
+    if (fields !== undefined) {
+      result.set(i, fields);
+      w++;
+    }
+  }
+  return result;
+}

@@ -1,0 +1,188 @@
+/**
+ * Search and autocomplete (endpoints 5 and 6) over the split index the build wrote. The handler
+ * routes `/api/v1/skills/search` and `/api/v1/skills/autocomplete` here; one engine per manifest
+ * keeps the loaded index files and decoded postings between requests.
+ */
+import { ApiError, isApiError } from '../errors.ts';
+import type { Loader } from '../loader.ts';
+import type { Manifest } from '../manifest.ts';
+import { ParamReader } from '../params.ts';
+import { MAX_LIMIT, PAGE_SIZE } from '../paths.ts';
+import type { Pagination, SearchMeta, SearchResult, Suggestion } from '../schemas.ts';
+import { HAS_INDEX_FILTER, categoryFilterKey, platformFilterKey } from './format.ts';
+import { highlightDescription, highlightText } from './highlight.ts';
+import { IndexReader } from './index-reader.ts';
+import { evaluate, matchedWords, planClause, score, type ClausePlan, type DocFilter, type Matches } from './match.ts';
+import { FIELD_BIT, MAX_QUERY_LENGTH, MIN_PREFIX, fold } from './options.ts';
+import { formatClause, parseQuery, type ParsedQuery } from './query.ts';
+
+/** Default and largest number of autocomplete suggestions (DECISIONS §4). */
+export const AUTOCOMPLETE_DEFAULT = 5;
+export const AUTOCOMPLETE_MAX = 20;
+/** Completions of the last word considered (the most frequent terms), before ordering by count. */
+const AUTOCOMPLETE_CANDIDATES = 20;
+
+export interface SearchAnswer {
+  data: SearchResult[];
+  pagination: Pagination;
+  meta: SearchMeta;
+}
+
+export interface SearchEngine {
+  /** Endpoint 5: `q`, `page`, `limit`, `category`, `platform`, `minStars`, `hasIndex`/`hasMarketplace`. */
+  search(params: URLSearchParams): Promise<SearchAnswer>;
+  /** Endpoint 6: `q`, `limit`. */
+  autocomplete(params: URLSearchParams): Promise<{ data: Suggestion[] }>;
+}
+
+const LAST_WORD = /[\p{L}\p{N}\p{M}]+$/u;
+
+/** Throw the INVALID_SYNTAX error of `q`, if it has one (other query errors are not syntax). */
+function syntaxCheck(q: string): void {
+  try {
+    parseQuery(q);
+  } catch (error) {
+    if (isApiError(error) && error.code === 'INVALID_SYNTAX') throw error;
+  }
+}
+
+/** Evaluate a parsed query; `plans` shares clause plans between the queries of one request. */
+async function run(idx: IndexReader, query: ParsedQuery, filter: DocFilter, plans: Map<string, Promise<ClausePlan>>): Promise<Matches> {
+  const root = await idx.root();
+  const planned = await Promise.all(
+    query.clauses.map((clause) => {
+      const key = formatClause(clause);
+      let plan = plans.get(key);
+      if (plan === undefined) plans.set(key, (plan = planClause(idx, clause)));
+      return plan;
+    }),
+  );
+  return evaluate(idx, planned, filter, root.docs);
+}
+
+function now(): number {
+  return globalThis.performance?.now() ?? Date.now();
+}
+
+/**
+ * Create the engine over the index named by `manifest.search`. Both methods throw `ApiError`:
+ * INVALID_PARAMS naming every bad parameter, the query codes of DECISIONS §5, SERVER_ERROR when
+ * the build wrote no search index or a file of it is missing.
+ */
+export function createSearchEngine(loader: Loader, manifest: Manifest): SearchEngine {
+  const reader = manifest.search === undefined ? undefined : new IndexReader(loader, manifest.search.root);
+  const index = (): IndexReader => {
+    if (reader === undefined) throw new ApiError('SERVER_ERROR', 'Search is not available: the search index was not built');
+    return reader;
+  };
+
+  return {
+    async search(params) {
+      const started = now();
+      const p = new ParamReader(params);
+      const q = p.raw('q');
+      const page = p.positiveInt('page', 1);
+      const limit = p.positiveInt('limit', PAGE_SIZE, MAX_LIMIT);
+      const category = p.member('category', manifest.categories, 'category');
+      const platform = p.member('platform', manifest.platforms, 'platform');
+      const minStars = p.nonNegativeInt('minStars');
+      const hasIndex = p.boolean('hasIndex');
+      const hasMarketplace = p.boolean('hasMarketplace');
+      if (hasIndex !== undefined && hasMarketplace !== undefined && hasIndex !== hasMarketplace) {
+        p.fail('hasMarketplace', 'hasMarketplace is another name of hasIndex: give one of them, or both with the same value');
+      }
+      p.done();
+      const query = parseQuery(q);
+      const idx = index();
+
+      const wantIndex = hasIndex ?? hasMarketplace;
+      const [categorySet, platformSet, indexSet, below] = await Promise.all([
+        category === undefined ? undefined : idx.filter(categoryFilterKey(category)),
+        platform === undefined ? undefined : idx.filter(platformFilterKey(platform)),
+        wantIndex === undefined ? undefined : idx.filter(HAS_INDEX_FILTER),
+        minStars === undefined ? undefined : idx.withStars(minStars),
+      ]);
+      const filter: DocFilter = {
+        below,
+        sets: [categorySet, platformSet, wantIndex === true ? indexSet : undefined].filter((s) => s !== undefined),
+        without: wantIndex === false ? indexSet : undefined,
+      };
+      const matches = await run(idx, query, filter, new Map());
+
+      const total = matches.docs.length;
+      const from = Math.min(total, (page - 1) * limit);
+      const pageDocs = [...matches.docs.subarray(from, Math.min(total, from + limit))];
+      const rows = await idx.summaries(pageDocs);
+      const data = pageDocs.map((doc, k): SearchResult => {
+        const [owner, repo, name, stars, description, full] = rows.get(doc)!;
+        const result: SearchResult = {
+          id: `${owner}/${repo}`,
+          owner,
+          repo,
+          name,
+          description,
+          stars,
+          score: score(matches.keys[from + k]!, doc, matches.docCount),
+        };
+        const highlights: NonNullable<SearchResult['highlights']> = {};
+        const nameMark = highlightText(name, matchedWords(matches, doc, FIELD_BIT.name));
+        if (nameMark !== undefined) highlights.name = nameMark;
+        const descriptionMark = highlightDescription(full ?? description, matchedWords(matches, doc, FIELD_BIT.description));
+        if (descriptionMark !== undefined) highlights.description = descriptionMark;
+        if (nameMark !== undefined || descriptionMark !== undefined) result.highlights = highlights;
+        return result;
+      });
+      return {
+        data,
+        pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
+        meta: { query: query.normalized, took: Math.round((now() - started) * 100) / 100 },
+      };
+    },
+
+    async autocomplete(params) {
+      const p = new ParamReader(params);
+      const q = p.raw('q');
+      const limit = p.positiveInt('limit', AUTOCOMPLETE_DEFAULT, AUTOCOMPLETE_MAX);
+      p.done();
+      if (q === undefined || q.trim() === '') return { data: [] };
+      const length = [...q].length;
+      if (length > MAX_QUERY_LENGTH) {
+        throw new ApiError('QUERY_TOO_LONG', `q is ${length} characters long; the limit is ${MAX_QUERY_LENGTH}`);
+      }
+      const last = LAST_WORD.exec(q);
+      if (last === null) return { data: [] };
+      const prefix = fold(last[0]);
+      if (prefix.length < MIN_PREFIX) return { data: [] };
+      const idx = index();
+
+      const head = q.slice(0, last.index);
+      // An open phrase is completed and closed: `"compose fi` → `"compose file"`.
+      const close = (head.split('"').length - 1) % 2 === 1 ? '"' : '';
+      syntaxCheck(q + close);
+      const candidates = (await idx.withPrefix(prefix))
+        .sort((a, b) => b.df - a.df || (a.term < b.term ? -1 : 1))
+        .slice(0, AUTOCOMPLETE_CANDIDATES);
+      const plans = new Map<string, Promise<ClausePlan>>();
+      const counts = new Map<string, number>();
+      for (const candidate of candidates) {
+        let query: ParsedQuery;
+        try {
+          query = parseQuery(head + candidate.term + close);
+        } catch {
+          // A completion that is not a valid search on its own (only exclusions, too long) is no
+          // suggestion (syntax errors were reported above: they do not depend on the completion).
+          continue;
+        }
+        if (counts.has(query.normalized)) continue;
+        const matches = await run(idx, query, { sets: [] }, plans);
+        counts.set(query.normalized, matches.docs.length);
+      }
+      const data = [...counts]
+        .filter(([, count]) => count > 0)
+        .map(([text, count]) => ({ text, count }))
+        .sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
+        .slice(0, limit);
+      return { data };
+    },
+  };
+}

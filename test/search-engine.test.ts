@@ -1,0 +1,465 @@
+/**
+ * The search engine over a real in-memory build: matching properties on generated corpora,
+ * ranking rules, phrases, filters and parameters, highlights of hostile content, autocomplete,
+ * what a query loads, hostile queries (BAD_INPUTS 22–27), and the sample content's demo queries.
+ */
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadContent } from '../build/load-content.ts';
+import type { SkillRecord } from '../build/model.ts';
+import { isApiError } from '../src/errors.ts';
+import type { SearchEngine } from '../src/search/index.ts';
+import { FIELD_BIT, isTypoOf, terms, type Field } from '../src/search/options.ts';
+import { parseQuery, type Clause } from '../src/search/query.ts';
+import { SearchResponse } from '../src/schemas.ts';
+import {
+  allIds,
+  buildIndex,
+  corpusArb,
+  filterArb,
+  makeSkill,
+  phraseFields,
+  queryArb,
+  referenceFilter,
+  unmark,
+  wellFormed,
+  type Built,
+} from './search-helpers.ts';
+
+async function search(engine: SearchEngine, params: Record<string, string>) {
+  return SearchResponse.parse(await engine.search(new URLSearchParams(params)));
+}
+
+async function code(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return error.code;
+  }
+  return 'OK';
+}
+
+const ids = (answer: { data: Array<{ id: string }> }): string[] => answer.data.map((r) => r.id);
+
+const TEXT: Record<Field, (s: SkillRecord) => string> = { name: (s) => s.name, description: (s) => s.description, content: (s) => s.body };
+
+/** Does `skill` hold `clause` (independently of the index: tokenized text only)? */
+function holds(skill: SkillRecord, clause: Clause): boolean {
+  const fields = clause.field === null ? 7 : FIELD_BIT[clause.field];
+  if (clause.kind === 'phrase') return phraseFields(skill, clause.terms, fields) !== 0;
+  const { term, mode } = clause;
+  return (Object.keys(TEXT) as Field[]).some(
+    (field) =>
+      (fields & FIELD_BIT[field]) !== 0 &&
+      terms(TEXT[field](skill)).some((t) => {
+        if (t === term) return true;
+        if (mode === 'prefix') return t.startsWith(term);
+        if (mode === 'exact' || clause.negated) return false;
+        return (term.length >= 3 && t.startsWith(term)) || isTypoOf(term, t);
+      }),
+  );
+}
+
+describe('matching properties (generated corpora and queries)', () => {
+  it('every result holds every positive clause, none holds an excluded one; highlights are only <mark> and unescape to the text', async () => {
+    await fc.assert(
+      fc.asyncProperty(corpusArb(), fc.array(fc.tuple(queryArb, filterArb), { minLength: 8, maxLength: 8 }), async (skills, queries) => {
+        const { engine } = await buildIndex(skills);
+        const byId = new Map(skills.map((s) => [s.id, s]));
+        for (const [q, filters] of queries) {
+          let parsed;
+          try {
+            parsed = parseQuery(q);
+          } catch {
+            continue;
+          }
+          const answer = await search(engine, { q, ...filters, limit: '100' });
+          expect(answer.meta.query).toBe(parsed.normalized);
+          const accept = referenceFilter(filters);
+          for (const result of answer.data) {
+            const skill = byId.get(result.id)!;
+            expect(accept(skill)).toBe(true);
+            for (const clause of parsed.clauses) expect(holds(skill, clause), `${q} → ${result.id}`).toBe(!clause.negated);
+            expect(result).toMatchObject({ owner: skill.owner, repo: skill.repo, name: skill.name, stars: skill.stars });
+            const { name, description } = result.highlights ?? {};
+            for (const html of [name, description]) {
+              if (html === undefined) continue;
+              expect(html).toMatch(/^(?:[^<>"']|<mark>[^<>"']+<\/mark>)*$/);
+              expect(html).toContain('<mark>');
+              expect(wellFormed(html)).toBe(true);
+            }
+            if (name !== undefined) expect(unmark(name)).toBe(skill.name);
+            if (description !== undefined) {
+              const plain = unmark(description);
+              expect([plain, plain.replace(/^…/, ''), plain.replace(/…$/, ''), plain.replace(/^…|…$/g, '')].some((p) => skill.description.includes(p))).toBe(true);
+            }
+          }
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
+describe('ranking (DECISIONS §5)', () => {
+  it('an exact word outranks prefix and typo matches, whatever the stars', async () => {
+    const skills = [
+      makeSkill(0, { name: 'Dockerfile helper', stars: 9000 }),
+      makeSkill(1, { name: 'Dockr typo', stars: 8000 }),
+      makeSkill(2, { body: 'uses docker somewhere', stars: 0 }),
+    ];
+    const { engine } = await buildIndex(skills);
+    const answer = await search(engine, { q: 'docker' });
+    expect(ids(answer)).toEqual(['owner/skill-002', 'owner/skill-000', 'owner/skill-001']);
+    expect(answer.data[0]!.highlights).toBeUndefined(); // matched in the content only
+    expect(answer.data[1]!.highlights?.name).toBe('<mark>Dockerfile</mark> helper');
+    expect(answer.data[2]!.highlights?.name).toBe('<mark>Dockr</mark> typo');
+  });
+
+  it('more clauses matched exactly first, then field weight name > description > content, then stars, recency, id', async () => {
+    const skills = [
+      makeSkill(0, { body: 'docker compose', stars: 100 }),
+      makeSkill(1, { description: 'docker compose', stars: 1 }),
+      makeSkill(2, { name: 'docker compose', stars: 1 }),
+      makeSkill(3, { name: 'docker composer', stars: 1000 }),
+      makeSkill(4, { name: 'docker', description: 'compose', stars: 1 }),
+      makeSkill(5, { description: 'docker compose', stars: 1, updatedAt: '2025-06-01T00:00:00.000Z' }),
+      makeSkill(6, { owner: 'aaa', description: 'docker compose', stars: 1 }),
+    ];
+    const { engine } = await buildIndex(skills);
+    const answer = await search(engine, { q: 'docker compose' });
+    expect(ids(answer)).toEqual([
+      'owner/skill-002', // both exact, name + name
+      'owner/skill-004', // both exact, name + description
+      'owner/skill-005', // both exact, description ×2, more recent
+      'aaa/skill-006', // same, id aaa/… < owner/…
+      'owner/skill-001',
+      'owner/skill-000', // both exact, content: after every description match despite its stars
+      'owner/skill-003', // one exact (docker), composer only a prefix
+    ]);
+    const scores = answer.data.map((r) => r.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(new Set(scores).size).toBe(scores.length);
+  });
+
+  it('stars decide among equal matches; equal stars and date fall back to id', async () => {
+    const skills = [
+      makeSkill(0, { owner: 'b', name: 'helm', stars: 5 }),
+      makeSkill(1, { owner: 'a', name: 'helm', stars: 5 }),
+      makeSkill(2, { owner: 'c', name: 'helm', stars: 50 }),
+    ];
+    const { engine } = await buildIndex(skills);
+    expect(ids(await search(engine, { q: 'helm' }))).toEqual(['c/skill-002', 'a/skill-001', 'b/skill-000']);
+  });
+});
+
+describe('phrases', () => {
+  let built: Built;
+  beforeAll(async () => {
+    built = await buildIndex([
+      makeSkill(0, { body: 'docker compose. compose file' }),
+      makeSkill(1, { body: 'the docker compose file' }),
+      makeSkill(2, { name: 'Compose File Linter', body: 'docker and compose and file' }),
+      makeSkill(3, { description: 'file compose docker' }),
+      makeSkill(4, { body: 'docker compose of the file, a docker compose' }),
+    ]);
+  });
+
+  it.each([
+    // skill-000 has both pairs but not the three words in a row; skill-002's "and" is a stop word.
+    ['"docker compose file"', ['owner/skill-001', 'owner/skill-002', 'owner/skill-004']],
+    ['"compose file"', ['owner/skill-002', 'owner/skill-000', 'owner/skill-001', 'owner/skill-004']],
+    ['name:"compose file"', ['owner/skill-002']],
+    ['content:"compose file" -"docker compose file"', ['owner/skill-000']],
+    ['docker -"compose file"', ['owner/skill-003']],
+    ['"file compose"', ['owner/skill-003']],
+    ['"docker file"', []],
+  ])('%s', async (q, expected) => {
+    expect(await allIds(built.engine, { q })).toEqual(expected);
+  });
+
+  it('a phrase highlights only where its words are adjacent', async () => {
+    const answer = await search(built.engine, { q: '"compose file"' });
+    expect(answer.data[0]!.highlights).toEqual({ name: '<mark>Compose</mark> <mark>File</mark> Linter' });
+  });
+});
+
+describe('filters and parameters', () => {
+  let built: Built;
+  const skills = [
+    makeSkill(0, { name: 'helm one', stars: 1, categories: ['review'], platforms: ['codex'], hasIndex: true }),
+    makeSkill(1, { name: 'helm two', stars: 20, categories: ['dev'], platforms: ['chatgpt'] }),
+    makeSkill(2, { name: 'helm three', stars: 300, categories: ['ops'], platforms: ['codex', 'claude-code'], hasIndex: true }),
+    ...Array.from({ length: 40 }, (_, i) => makeSkill(10 + i, { name: `helm bulk ${i}`, stars: i, categories: ['git'] })),
+  ];
+  beforeAll(async () => {
+    built = await buildIndex(skills);
+  });
+
+  it.each([
+    [{ category: 'dev' }, (s: SkillRecord) => s.categories.some((c) => ['dev', 'review', 'git'].includes(c))],
+    [{ category: 'review' }, (s: SkillRecord) => s.categories.includes('review')],
+    [{ category: 'ops' }, (s: SkillRecord) => s.categories.includes('ops')],
+    [{ platform: 'codex' }, (s: SkillRecord) => s.platforms.includes('codex')],
+    [{ minStars: '20' }, (s: SkillRecord) => s.stars >= 20],
+    [{ minStars: '0' }, () => true],
+    [{ hasIndex: 'true' }, (s: SkillRecord) => s.hasIndex],
+    [{ hasIndex: 'false' }, (s: SkillRecord) => !s.hasIndex],
+    [{ hasMarketplace: 'true' }, (s: SkillRecord) => s.hasIndex],
+    [{ hasIndex: '1', hasMarketplace: 'true' }, (s: SkillRecord) => s.hasIndex],
+    [{ category: 'dev', platform: 'codex', minStars: '1' }, (s: SkillRecord) => s.categories.includes('review') && s.stars >= 1],
+  ])('%j', async (params, accept) => {
+    const got = await allIds(built.engine, { q: 'helm', ...params });
+    expect(new Set(got)).toEqual(new Set(skills.filter(accept).map((s) => s.id)));
+  });
+
+  it('pages are stable slices of one order, with the true pagination', async () => {
+    const all = await allIds(built.engine, { q: 'helm' });
+    const paged: string[] = [];
+    for (let page = 1; page <= 7; page++) {
+      const answer = await search(built.engine, { q: 'helm', limit: '7', page: String(page) });
+      expect(answer.pagination).toEqual({ page, limit: 7, total: 43, totalPages: 7 });
+      paged.push(...ids(answer));
+    }
+    expect(paged).toEqual(all);
+    const past = await search(built.engine, { q: 'helm', page: '99' });
+    expect(past.data).toEqual([]);
+    expect(past.pagination).toEqual({ page: 99, limit: 20, total: 43, totalPages: 3 });
+  });
+
+  it.each([
+    ['page', ['0', '-1', '1.5', '1e3', 'abc', '']],
+    ['limit', ['0', '-1', '1.5', '1e3', 'abc', '', '101']],
+    ['minStars', ['-1', '1.5', '1e3', 'abc', '']],
+    ['hasIndex', ['yes', '']],
+    ['hasMarketplace', ['2']],
+    ['category', ['nope', 'DEV']],
+    ['platform', ['windows']],
+  ])('bad %s is INVALID_PARAMS naming it', async (param, values) => {
+    for (const value of values) {
+      try {
+        await built.engine.search(new URLSearchParams({ q: 'helm', [param]: value }));
+        throw new Error(`${param}=${value} accepted`);
+      } catch (error) {
+        expect(isApiError(error) && error.code).toBe('INVALID_PARAMS');
+        expect((error as { details: { params: Array<{ param: string }> } }).details.params.map((p) => p.param)).toEqual([param]);
+      }
+    }
+  });
+
+  it('a repeated parameter, and hasIndex/hasMarketplace disagreeing, are INVALID_PARAMS', async () => {
+    expect(await code(built.engine.search(new URLSearchParams('q=helm&page=1&page=2')))).toBe('INVALID_PARAMS');
+    expect(await code(built.engine.search(new URLSearchParams('q=helm&q=docker')))).toBe('INVALID_PARAMS');
+    expect(await code(built.engine.search(new URLSearchParams('q=helm&hasIndex=true&hasMarketplace=false')))).toBe('INVALID_PARAMS');
+    expect(await code(built.engine.search(new URLSearchParams('q=helm&limit=100')))).toBe('OK');
+  });
+
+  it('meta.took is a duration in milliseconds and meta.query the normalized query', async () => {
+    const answer = await search(built.engine, { q: 'The HELM' });
+    expect(answer.meta.query).toBe('helm');
+    expect(answer.meta.took).toBeGreaterThanOrEqual(0);
+    expect(answer.meta.took).toBeLessThan(10_000);
+  });
+});
+
+describe('hostile content and queries (BAD_INPUTS 22–27)', () => {
+  let built: Built;
+  const hostile = [
+    makeSkill(0, { name: '<img src=x onerror=alert(1)> Tool', description: '</script><script>alert(1)</script> docker' }),
+    makeSkill(1, { name: '<mark onmouseover="steal()">Marker</mark>', description: 'Tom &amp; Jerry & friends < > "quot"' }),
+    makeSkill(2, { name: 'İstanbul Straße', description: `e\u0301cole 🎉 ${'🎉'.repeat(120)} docker ${'word '.repeat(60)}` }),
+  ];
+  beforeAll(async () => {
+    built = await buildIndex(hostile);
+  });
+
+  it.each([
+    ['img', { name: '&lt;<mark>img</mark> src=x onerror=alert(1)&gt; Tool' }],
+    ['onerror', { name: '&lt;img src=x <mark>onerror</mark>=alert(1)&gt; Tool' }],
+    ['script', { description: '&lt;/<mark>script</mark>&gt;&lt;<mark>script</mark>&gt;alert(1)&lt;/<mark>script</mark>&gt; docker' }],
+    ['onmouseover', { name: '&lt;mark <mark>onmouseover</mark>=&quot;steal()&quot;&gt;Marker&lt;/mark&gt;' }],
+    ['amp', { description: 'Tom &amp;<mark>amp</mark>; Jerry &amp; friends &lt; &gt; &quot;quot&quot;' }],
+    ['quot', { description: 'Tom &amp;amp; Jerry &amp; friends &lt; &gt; &quot;<mark>quot</mark>&quot;' }],
+    ['istanbul strasse', { name: '<mark>İstanbul</mark> <mark>Straße</mark>' }],
+    ['ecole', { description: '<mark>e\u0301cole</mark> 🎉…' }],
+  ])('%s', async (q, highlights) => {
+    const answer = await search(built.engine, { q });
+    expect(answer.data).toHaveLength(1);
+    expect(answer.data[0]!.highlights).toEqual(highlights);
+  });
+
+  it('lt finds nothing in "&lt;" text it never indexed as a word, and breaks no entity', async () => {
+    const answer = await search(built.engine, { q: 'lt' });
+    expect(answer.data).toEqual([]);
+  });
+
+  it('a long description is cut around the match without splitting an emoji', async () => {
+    const answer = await search(built.engine, { q: 'description:docker' });
+    const cut = answer.data.find((r) => r.id === 'owner/skill-002')!.highlights!.description!;
+    expect(cut).toContain('<mark>docker</mark>');
+    expect(wellFormed(cut)).toBe(true);
+    expect(cut.startsWith('…')).toBe(true);
+  });
+
+  it.each([
+    '', ' ', 'a', '*', '**', '-', '--x', '"', '"unbalanced', 'name:', 'foo:bar', 'a*b', '(', '[', '\\', '(a+)+$', '__proto__',
+    'constructor', '\u0000', '\uD800', '\uDC00x\uD800y', 'x'.repeat(201), 'toString', 'hasOwnProperty', 'docker\u0000compose',
+  ])('q=%j: a coded error or a normal answer', async (q) => {
+    const result = await code(built.engine.search(new URLSearchParams({ q })));
+    expect(['OK', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX']).toContain(result);
+    const auto = await code(built.engine.autocomplete(new URLSearchParams({ q })));
+    expect(['OK', 'QUERY_TOO_LONG', 'INVALID_SYNTAX']).toContain(auto);
+  });
+
+  it('many terms and many prefixes in 200 characters answer fast (BAD_INPUTS 23)', async () => {
+    const words = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}${'abcdefgh'[i % 8]}`);
+    const skills = Array.from({ length: 300 }, (_, i) => makeSkill(i, { name: words.slice(i % 390, (i % 390) + 10).join(' '), body: words.join(' ') }));
+    const { engine } = await buildIndex(skills);
+    const queries = [
+      Array.from({ length: 100 }, (_, i) => 'abcdefghijklmnopqrstuvwxyz'[i % 26]).join(' '), // 100 one-letter terms
+      Array.from({ length: 32 }, (_, i) => `w${i.toString(36)}*`).join(' ').slice(0, 200), // many prefixes
+      Array.from({ length: 66 }, (_, i) => `w${i % 36}*`).join(' ').slice(0, 200),
+      Array.from({ length: 25 }, (_, i) => `w${i.toString(36)}aaaa`).join(' '), // typo candidates
+      words.join(' ').slice(0, 200),
+    ];
+    for (const q of queries) {
+      await code(engine.search(new URLSearchParams({ q })));
+      const started = performance.now();
+      const result = await code(engine.search(new URLSearchParams({ q })));
+      // BAD_INPUTS asks < 50 ms; a generous margin for a loaded CI machine.
+      expect(performance.now() - started, `${result} ${q}`).toBeLessThan(250);
+    }
+  });
+});
+
+describe('autocomplete', () => {
+  let built: Built;
+  beforeAll(async () => {
+    built = await buildIndex([
+      makeSkill(0, { name: 'Kubernetes doctor', body: 'kubectl logs' }),
+      makeSkill(1, { name: 'Kubernetes RBAC', body: 'kubectl auth' }),
+      makeSkill(2, { name: 'Kubelet tuning' }),
+      makeSkill(3, { name: 'Docker compose', body: 'compose file for kubernetes' }),
+      makeSkill(4, { name: 'Compose linter', description: 'composer too' }),
+    ]);
+  });
+  const complete = async (params: Record<string, string>) => (await built.engine.autocomplete(new URLSearchParams(params))).data;
+
+  it('completes the last word; count is the search total of the completed query; by count, then text', async () => {
+    const suggestions = await complete({ q: 'kub' });
+    expect(suggestions).toEqual([
+      { text: 'kubernetes', count: 3 },
+      { text: 'kubectl', count: 2 },
+      { text: 'kubelet', count: 1 },
+    ]);
+    for (const s of suggestions) expect((await search(built.engine, { q: s.text })).pagination.total).toBe(s.count);
+  });
+
+  it('keeps the words before, normalized, and closes an open phrase', async () => {
+    // "composer" also matches "compose" with one typo, so both completions find skill-003.
+    expect(await complete({ q: 'Docker comp' })).toEqual([
+      { text: 'docker compose', count: 1 },
+      { text: 'docker composer', count: 1 },
+    ]);
+    expect(await complete({ q: '"compose fi' })).toEqual([{ text: '"compose file"', count: 1 }]);
+    expect(await complete({ q: 'name:kub' })).toEqual([
+      { text: 'name:kubernetes', count: 2 },
+      { text: 'name:kubelet', count: 1 },
+    ]);
+  });
+
+  it('limit: default 5, at most 20', async () => {
+    expect(await complete({ q: 'k', limit: '20' })).toEqual([]);
+    expect(await complete({ q: 'ku', limit: '1' })).toEqual([{ text: 'kubernetes', count: 3 }]);
+    expect(await code(built.engine.autocomplete(new URLSearchParams({ q: 'ku', limit: '21' })))).toBe('INVALID_PARAMS');
+    expect(await code(built.engine.autocomplete(new URLSearchParams({ q: 'ku', limit: '0' })))).toBe('INVALID_PARAMS');
+  });
+
+  it.each([
+    [{}, []],
+    [{ q: '' }, []],
+    [{ q: '   ' }, []],
+    [{ q: 'kub ' }, []],
+    [{ q: 'kub*' }, []],
+    [{ q: 'zzz' }, []],
+    [{ q: '-kub' }, []],
+  ])('%j → %j', async (params, expected) => {
+    expect(await complete(params as Record<string, string>)).toEqual(expected);
+  });
+
+  it('syntax errors and over-long queries are the search codes', async () => {
+    expect(await code(built.engine.autocomplete(new URLSearchParams({ q: 'foo:bar kub' })))).toBe('INVALID_SYNTAX');
+    expect(await code(built.engine.autocomplete(new URLSearchParams({ q: `${'x '.repeat(100)}k` })))).toBe('QUERY_TOO_LONG');
+  });
+});
+
+describe('what a query loads', () => {
+  it('the root, the chunk of its term and the summaries of the page only; each file once', async () => {
+    const skills = Array.from({ length: 200 }, (_, i) =>
+      makeSkill(i, { name: `alpha${i} tool`, description: `beta${i} gamma`, body: `delta${i} ${'filler '.repeat(20)}`, stars: i }),
+    );
+    const built = await buildIndex(skills, { chunkBytes: 400, shardSize: 4 });
+    const searchFiles = [...built.files.keys()].filter((p) => p.includes('/_search/'));
+    built.loads.length = 0;
+    const answer = await search(built.engine, { q: '"alpha7"', limit: '5' });
+    expect(ids(answer)[0]).toBe('owner/skill-007');
+    const names = built.loads.map((p) => p.split('/').pop()!);
+    expect(names.filter((n) => n.startsWith('r.'))).toHaveLength(1);
+    expect(names.filter((n) => n.startsWith('t.')).length).toBeLessThanOrEqual(2);
+    expect(names.filter((n) => /^[uvqf]\./.test(n))).toEqual([]);
+    expect(new Set(built.loads).size).toBe(built.loads.length);
+    expect(built.loads.length).toBeLessThan(searchFiles.length / 10);
+    // Concurrent searches share loads in flight; a second search reads nothing new.
+    const engine = built.fresh();
+    built.loads.length = 0;
+    await Promise.all([search(engine, { q: 'alpha7 tool' }), search(engine, { q: 'alpha7 tool' })]);
+    expect(new Set(built.loads).size).toBe(built.loads.length);
+    built.loads.length = 0;
+    await search(engine, { q: 'alpha7 tool' });
+    expect(built.loads).toEqual([]);
+  });
+
+  it('every file name carries a hash of its content; two builds are identical', async () => {
+    const skills = Array.from({ length: 30 }, (_, i) => makeSkill(i, { name: `tool ${i}`, stars: i % 4 }));
+    const a = await buildIndex(skills);
+    const b = await buildIndex([...skills].reverse());
+    expect([...b.files.keys()].sort()).toEqual([...a.files.keys()].sort());
+    for (const [path, data] of a.files) expect(b.files.get(path)).toEqual(data);
+    for (const path of a.files.keys()) expect(path).toMatch(/^api\/v1\/skills\/_search\/[a-z]\.[0-9a-f]{16}(\.\d+)?\.json$/);
+  });
+
+  it('a missing index file is a SERVER_ERROR naming it, and a manifest without search is SERVER_ERROR', async () => {
+    const built = await buildIndex([makeSkill(0, { name: 'helm' })]);
+    for (const path of [...built.files.keys()].filter((p) => /\/t\./.test(p))) built.files.delete(path);
+    expect(await code(built.fresh().search(new URLSearchParams({ q: 'helm' })))).toBe('SERVER_ERROR');
+    const { createSearchEngine } = await import('../src/search/index.ts');
+    const noSearch = createSearchEngine(async () => undefined, { ...built.manifest, search: undefined });
+    expect(await code(noSearch.search(new URLSearchParams({ q: 'helm' })))).toBe('SERVER_ERROR');
+    expect(await code(noSearch.search(new URLSearchParams({ q: 'a' })))).toBe('INVALID_QUERY');
+  });
+});
+
+describe('sample content (content/)', () => {
+  let built: Built;
+  beforeAll(async () => {
+    const { content } = await loadContent('content');
+    built = await buildIndex(content.skills, {}, content.categories);
+  });
+
+  it('name:docker -kubernetes "compose file" with minStars=10 finds the Docker Compose skill', async () => {
+    const answer = await search(built.engine, { q: 'name:docker -kubernetes "compose file"', minStars: '10' });
+    expect(answer.meta.query).toBe('name:docker -kubernetes "compose file"');
+    expect(answer.data.length).toBeGreaterThan(0);
+    for (const r of answer.data) {
+      expect(r.highlights?.name).toMatch(/<mark>Docker<\/mark>/i);
+      expect(r.stars).toBeGreaterThanOrEqual(10);
+    }
+  });
+
+  it('autocomplete kub suggests kubernetes first', async () => {
+    const data = (await built.engine.autocomplete(new URLSearchParams({ q: 'kub' }))).data;
+    expect(data[0]!.text).toBe('kubernetes');
+    expect(data[0]!.count).toBeGreaterThan(1);
+  });
+});

@@ -1,0 +1,339 @@
+/**
+ * Helpers of the search tests: skill records from a few fields, an in-memory build of the search
+ * index with an engine over it, and the reference answers of an unsplit MiniSearch index.
+ */
+import fc from 'fast-check';
+import MiniSearch from 'minisearch';
+import { buildSearchIndex, searchOrder, type SearchIndexOptions } from '../build/search-index.ts';
+import type { CategoryDef, SkillRecord } from '../build/model.ts';
+import { mapLoader } from '../src/loader.ts';
+import type { Manifest } from '../src/manifest.ts';
+import { FORMAT_VERSION, PAGE_SIZE } from '../src/paths.ts';
+import { createSearchEngine, type SearchEngine } from '../src/search/index.ts';
+import { rankKey } from '../src/search/match.ts';
+import {
+  FIELD_BIT,
+  FIELDS,
+  IMPLICIT_PREFIX_MIN,
+  MAX_EXPANSIONS,
+  TYPO_MIN,
+  bestFieldWeight,
+  isTypoOf,
+  processTerm,
+  terms,
+  words,
+  type Field,
+} from '../src/search/options.ts';
+import type { Clause, ParsedQuery } from '../src/search/query.ts';
+
+/** The fields a test sets on a skill; everything else gets a plain default. */
+export interface SkillSpec {
+  owner?: string;
+  repo?: string;
+  name?: string;
+  description?: string;
+  body?: string;
+  stars?: number;
+  updatedAt?: string;
+  categories?: string[];
+  platforms?: string[];
+  hasIndex?: boolean;
+}
+
+/** A skill record from a spec (`i` makes the default id unique). */
+export function makeSkill(i: number, spec: SkillSpec = {}): SkillRecord {
+  const owner = spec.owner ?? 'owner';
+  const repo = spec.repo ?? `skill-${String(i).padStart(3, '0')}`;
+  const name = spec.name ?? `Skill ${i}`;
+  const description = spec.description ?? `Description of skill ${i}.`;
+  const body = spec.body ?? '';
+  return {
+    id: `${owner}/${repo}`,
+    owner,
+    repo,
+    dir: `skills/${owner}/${repo}`,
+    name,
+    description,
+    body,
+    raw: `---\nname: x\ndescription: y\n---\n${body}`,
+    sha: '0'.repeat(64),
+    size: body.length,
+    frontMatter: {},
+    stars: spec.stars ?? 0,
+    forks: 0,
+    watchers: 0,
+    openIssues: 0,
+    license: 'MIT',
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: spec.updatedAt ?? '2025-01-01T00:00:00.000Z',
+    pushedAt: '2025-01-01T00:00:00.000Z',
+    author: { name: 'A', avatar: 'https://example.com/a.png' },
+    categories: spec.categories ?? [],
+    platforms: spec.platforms ?? ['claude-code'],
+    installCommands: {},
+    hasIndex: spec.hasIndex ?? false,
+    stats: { views: 0, installs: 0, favorites: 0, starHistory: [] },
+  };
+}
+
+/** A small category tree: `dev` with subcategories `review` and `git`, and `ops`. */
+export const CATEGORIES: CategoryDef[] = [
+  {
+    slug: 'dev',
+    icon: 'code',
+    group: 'technical',
+    name: 'Development',
+    description: 'Code.',
+    translations: {},
+    subcategories: [
+      { slug: 'review', name: 'Review', description: 'Review.', translations: {} },
+      { slug: 'git', name: 'Git', description: 'Git.', translations: {} },
+    ],
+  },
+  { slug: 'ops', icon: 'server', group: 'technical', name: 'Ops', description: 'Ops.', translations: {}, subcategories: [] },
+];
+
+export const PLATFORMS = ['chatgpt', 'claude-code', 'codex'];
+
+/** An in-memory build and an engine over it. `loads` records every file the engine read. */
+export interface Built {
+  engine: SearchEngine;
+  files: Map<string, unknown>;
+  manifest: Manifest;
+  loads: string[];
+  /** A fresh engine (cold caches) over the same files. */
+  fresh(): SearchEngine;
+}
+
+/** Build the search index of `skills` into memory and create an engine over it. */
+export async function buildIndex(
+  skills: SkillRecord[],
+  options: SearchIndexOptions = {},
+  categories: CategoryDef[] = CATEGORIES,
+): Promise<Built> {
+  const files = new Map<string, unknown>();
+  const search = await buildSearchIndex(
+    skills,
+    async (path, data) => {
+      if (files.has(path)) throw new Error(`emitted twice: ${path}`);
+      files.set(path, JSON.parse(JSON.stringify(data)));
+    },
+    categories,
+    options,
+  );
+  const manifest: Manifest = {
+    format: FORMAT_VERSION,
+    pageSize: PAGE_SIZE,
+    skillCount: skills.length,
+    locales: ['en'],
+    categories: categories.flatMap((c) => [c.slug, ...c.subcategories.map((s) => s.slug)]).sort(),
+    platforms: PLATFORMS,
+    lists: {},
+    search,
+  };
+  const loads: string[] = [];
+  const inner = mapLoader(files);
+  const loader = (path: string): Promise<unknown> => {
+    loads.push(path);
+    return inner(path);
+  };
+  return { engine: createSearchEngine(loader, manifest), files, manifest, loads, fresh: () => createSearchEngine(loader, manifest) };
+}
+
+/** Every result id of a search (all pages), or the error code. */
+export async function allIds(engine: SearchEngine, params: Record<string, string>): Promise<string[] | string> {
+  const ids: string[] = [];
+  try {
+    for (let page = 1; ; page++) {
+      const answer = await engine.search(new URLSearchParams({ ...params, limit: '100', page: String(page) }));
+      ids.push(...answer.data.map((r) => r.id));
+      if (page >= answer.pagination.totalPages) return ids;
+    }
+  } catch (error) {
+    return (error as { code: string }).code;
+  }
+}
+
+const TEXT: Record<Field, (s: SkillRecord) => string> = { name: (s) => s.name, description: (s) => s.description, content: (s) => s.body };
+
+/** Fields of `skill` (bits) where the adjacent words `phrase` occur (stop words skipped). */
+export function phraseFields(skill: SkillRecord, phrase: readonly string[], fields: number): number {
+  let found = 0;
+  for (const field of FIELDS) {
+    if (!(fields & FIELD_BIT[field])) continue;
+    const seq = terms(TEXT[field](skill));
+    for (let i = 0; i + phrase.length <= seq.length; i++) {
+      if (phrase.every((t, k) => seq[i + k] === t)) {
+        found |= FIELD_BIT[field];
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The reference: the same query answered by one unsplit MiniSearch index of the same documents
+ * (same tokenizer and `processTerm`), with the same matching rules and ranking applied to
+ * MiniSearch's matches, phrases checked on the text itself. Returns ids, best first.
+ */
+export class ReferenceIndex {
+  readonly docs: SkillRecord[];
+  private readonly ms: MiniSearch<{ n: number; name: string; description: string; content: string }>;
+  private readonly df = new Map<string, number>();
+
+  constructor(skills: readonly SkillRecord[]) {
+    this.docs = searchOrder(skills);
+    this.ms = new MiniSearch({ idField: 'n', fields: [...FIELDS], tokenize: words, processTerm: (w) => processTerm(w) });
+    this.ms.addAll(this.docs.map((s, n) => ({ n, name: s.name, description: s.description, content: s.body })));
+    for (const s of this.docs) for (const t of new Set(terms(`${s.name} ${s.description} ${s.body}`))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+  }
+
+  /** Per document number: [matched fields, exactly matched fields] of one clause (absent: no match). */
+  private clause(clause: Clause): Map<number, [number, number]> {
+    const fields = clause.field === null ? 7 : FIELD_BIT[clause.field];
+    const out = new Map<number, [number, number]>();
+    if (clause.kind === 'phrase') {
+      this.docs.forEach((s, n) => {
+        const f = phraseFields(s, clause.terms, fields);
+        if (f) out.set(n, [f, f]);
+      });
+      return out;
+    }
+    const { term, mode } = clause;
+    const plain = mode === 'plain' && !clause.negated;
+    const prefix = mode === 'prefix' || (plain && term.length >= IMPLICIT_PREFIX_MIN);
+    const typo = plain && term.length >= TYPO_MIN;
+    const results = this.ms.search(term, {
+      tokenize: (q) => [q],
+      processTerm: (q) => q,
+      prefix,
+      fuzzy: typo ? 1 : false,
+      fields: FIELDS.filter((f) => fields & FIELD_BIT[f]),
+    });
+    // The same expansion rule and cap as the split index: exact, prefix, typo; the 50 most frequent.
+    const allowed = new Set<string>();
+    const candidates = new Set(results.flatMap((r) => Object.keys(r.match)));
+    const others = [...candidates].filter((t) => t !== term && ((prefix && t.startsWith(term)) || (typo && isTypoOf(term, t))));
+    others.sort((a, b) => this.df.get(b)! - this.df.get(a)! || (a < b ? -1 : 1));
+    for (const t of others.slice(0, MAX_EXPANSIONS)) allowed.add(t);
+    if (candidates.has(term)) allowed.add(term);
+    for (const r of results) {
+      let any = 0;
+      let exact = 0;
+      for (const [t, names] of Object.entries(r.match)) {
+        if (!allowed.has(t)) continue;
+        const bits = names.reduce((m, f) => m | FIELD_BIT[f as Field], 0) & fields;
+        any |= bits;
+        if (t === term) exact |= bits;
+      }
+      if (any) out.set(r.id as number, [any, exact]);
+    }
+    return out;
+  }
+
+  /** Ids of the documents matching `query` under the filters, best first. */
+  search(query: ParsedQuery, filter: (s: SkillRecord) => boolean = () => true): string[] {
+    const positive = query.clauses.filter((c) => !c.negated).map((c) => this.clause(c));
+    const negative = query.clauses.filter((c) => c.negated).map((c) => this.clause(c));
+    const ranked: Array<{ n: number; key: number }> = [];
+    this.docs.forEach((s, n) => {
+      if (!filter(s) || negative.some((m) => m.has(n)) || !positive.every((m) => m.has(n))) return;
+      let exact = 0;
+      let weight = 0;
+      for (const m of positive) {
+        const [any, ex] = m.get(n)!;
+        if (ex) exact++;
+        weight += bestFieldWeight(ex || any);
+      }
+      ranked.push({ n, key: rankKey(exact, weight) });
+    });
+    ranked.sort((a, b) => b.key - a.key || a.n - b.n);
+    return ranked.map((r) => this.docs[r.n]!.id);
+  }
+}
+
+/** Undo `escapeHtml` after removing `<mark>` tags. */
+export function unmark(html: string): string {
+  return html
+    .replace(/<\/?mark>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+}
+
+/** Words of the generated corpora: prefixes, typos, accents, stop words and hostile markup. */
+export const VOCABULARY = [
+  'docker', 'dockerfile', 'docking', 'compose', 'composer', 'file', 'files', 'kubernetes', 'kubernets', 'kubectl',
+  'kubelet', 'helm', 'chart', 'charts', 'review', 'reviewer', 'code', 'test', 'tests', 'testing', 'Café', 'cafe',
+  'Straße', 'strasse', 'İstanbul', 'e\u0301cole', 'the', 'of', 'a', 'amp', 'lt', 'quot', '<b>', '&amp;', '</script>',
+  '<img src=x onerror=alert(1)>', '🎉', '42',
+];
+const SEPARATORS = [' ', ' ', ' ', '-', ', ', '\n', '. '];
+
+const text = (max: number) =>
+  fc
+    .array(fc.tuple(fc.constantFrom(...VOCABULARY), fc.constantFrom(...SEPARATORS)), { maxLength: max })
+    .map((parts) => parts.map(([w, s]) => w + s).join('').trim());
+
+/** A generated corpus: up to `max` skills with ties in stars and dates, categories, platforms. */
+export function corpusArb(max = 25): fc.Arbitrary<SkillRecord[]> {
+  const skillArb = fc.record({
+    owner: fc.constantFrom('acme', 'Beta-Co', 'zeta9'),
+    name: text(4).map((t) => t || 'Unnamed'),
+    description: text(14).map((t) => t || 'No description.'),
+    body: text(30),
+    stars: fc.constantFrom(0, 5, 10, 10, 250),
+    updatedAt: fc.constantFrom('2024-01-01T00:00:00.000Z', '2025-06-01T00:00:00.000Z'),
+    categories: fc.subarray(['dev', 'review', 'git', 'ops']),
+    platforms: fc.subarray(PLATFORMS, { minLength: 1 }),
+    hasIndex: fc.boolean(),
+  });
+  return fc.array(skillArb, { minLength: 1, maxLength: max }).map((specs) => specs.map((spec, i) => makeSkill(i, spec)));
+}
+
+/** A generated query over `VOCABULARY`: every clause form, fields, negation, phrases, prefixes. */
+export const queryArb: fc.Arbitrary<string> = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom('', '', '', '-'),
+      fc.constantFrom('', '', '', 'name:', 'description:', 'content:'),
+      fc.oneof(
+        fc.constantFrom(...VOCABULARY.filter((w) => /^[\p{L}\p{N}\p{M}]+$/u.test(w))),
+        fc.constantFrom('dock*', 'kub*', 'com*', 'te*', 'rev*', 'caf*', '"docker"', 'kubernetez', 'dockr', 'composr'),
+        fc
+          .array(fc.constantFrom('docker', 'compose', 'file', 'the', 'kubernetes', 'helm', 'chart', 'code', 'review', 'test'), { minLength: 2, maxLength: 3 })
+          .map((w) => `"${w.join(' ')}"`),
+      ),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((clauses) => clauses.map(([neg, field, body]) => neg + field + body).join(' '));
+
+/** Optional filters of a search. */
+export const filterArb = fc.record(
+  {
+    category: fc.constantFrom('dev', 'review', 'git', 'ops'),
+    platform: fc.constantFrom(...PLATFORMS),
+    minStars: fc.constantFrom('0', '5', '10', '11', '1000'),
+    hasIndex: fc.constantFrom('true', 'false'),
+  },
+  { requiredKeys: [] },
+);
+
+/** The reference filter of `filterArb` values (a top-level category includes its subcategories). */
+export function referenceFilter(f: { category?: string; platform?: string; minStars?: string; hasIndex?: string }): (s: SkillRecord) => boolean {
+  const accepted = f.category === undefined ? undefined : new Set([f.category, ...(CATEGORIES.find((c) => c.slug === f.category)?.subcategories.map((s) => s.slug) ?? [])]);
+  return (s) =>
+    (accepted === undefined || s.categories.some((c) => accepted.has(c))) &&
+    (f.platform === undefined || s.platforms.includes(f.platform)) &&
+    (f.minStars === undefined || s.stars >= Number(f.minStars)) &&
+    (f.hasIndex === undefined || s.hasIndex === (f.hasIndex === 'true'));
+}
+
+/** True when `s` holds no lone surrogate (String#isWellFormed, which ES2022 typings lack). */
+export function wellFormed(s: string): boolean {
+  return !/\p{Cs}/u.test(s);
+}
