@@ -287,13 +287,27 @@ function integer(flag: string, min: number): (value: string) => number {
   };
 }
 
-/** Build with an elapsed-time line on a terminal; content problems are listed and fail the command. */
+/** Steps `runBuild` reports through `onProgress` (load, tree, search index, site + swap). */
+const BUILD_STEPS = 4;
+
+/** Build with a progress bar of the build's steps on a terminal; content problems are listed and fail the command. */
 async function build(contentDir: string, outDir: string, skipInvalid: boolean, io: CliIo, quiet = false): Promise<void> {
   const { runBuild } = await import('../../build/build.ts');
   const line = progress(io.stderr, `Building ${contentDir}`);
+  const steps: string[] = [];
   let report;
   try {
-    report = await runBuild({ contentDir, outDir, skipInvalid });
+    report = await runBuild({
+      contentDir,
+      outDir,
+      skipInvalid,
+      // A step starts: the bar shows how many of the build's steps are behind it.
+      onProgress: (step) => {
+        if (!steps.includes(step)) steps.push(step);
+        line.update(Math.min(steps.length - 1, BUILD_STEPS), BUILD_STEPS);
+      },
+    });
+    line.update(BUILD_STEPS, BUILD_STEPS);
   } finally {
     line.stop();
   }
