@@ -1,6 +1,7 @@
 /**
  * The Node HTTP server: the canonical API (`/api/v1/...`) answered by the runtime handler, and
- * every other path served as a static file of the output folder. The library function only starts
+ * every other path (and every existing `.json` file under `/api/v1`) served as a static file of
+ * the output folder. The library function only starts
  * and stops the server; signals and printing belong to the command-line entry points.
  */
 import { STATUS_CODES, createServer } from 'node:http';
