@@ -3,14 +3,13 @@
  * output, and the result is byte-identical to a clean build after edits, additions and deletions;
  * deleted skills leave no files behind. Real builds of a copy of the sample content.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
 import { appendFile, cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../build/build.ts';
+import { treeHashes } from './helpers/read-tree.ts';
 
 const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
 
@@ -26,20 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
-
-/** path → SHA-256 of every file under `dir`. */
-function treeHashes(dir: string): Map<string, string> {
-  const found = new Map<string, string>();
-  const walk = (rel: string): void => {
-    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) walk(path);
-      else found.set(path, createHash('sha256').update(readFileSync(join(dir, path))).digest('hex'));
-    }
-  };
-  walk('');
-  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)));
-}
 
 /** Clean build of the current content into a fresh folder; its tree. */
 async function cleanTree(name: string): Promise<Map<string, string>> {

@@ -6,8 +6,7 @@
  * Everything real: child processes, the build on the sample content, a server on port 0.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { connect } from 'node:net';
@@ -17,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError, runBuild } from '../build/build.ts';
 import { startServer, type RunningServer } from '../src/node/server.ts';
+import { treeHashes } from './helpers/read-tree.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONTENT = join(ROOT, 'content');
@@ -36,20 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
-
-/** path → SHA-256 of every file under `dir` (sorted). */
-function treeHashes(dir: string): Map<string, string> {
-  const found = new Map<string, string>();
-  const walk = (rel: string): void => {
-    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) walk(path);
-      else found.set(path, createHash('sha256').update(readFileSync(join(dir, path))).digest('hex'));
-    }
-  };
-  walk('');
-  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)));
-}
 
 /** The pid of a process that has exited (a killed build's pid is gone the same way). */
 function deadPid(): number {

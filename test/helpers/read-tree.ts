@@ -3,7 +3,8 @@
  * `/`-separated path relative to the folder, sorted. Links and other special files are listed
  * with a marker instead of being followed, so a comparison also notices them.
  */
-import { promises as fs } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { promises as fs, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Path → bytes of every file under `dir` (sorted by path); a link reads as `symlink → target`. */
@@ -22,4 +23,18 @@ export async function readTree(dir: string): Promise<Map<string, Buffer>> {
   };
   await walk('');
   return out;
+}
+
+/** Path → SHA-256 hex of every file under `dir` (sorted by path): a compact tree fingerprint. */
+export function treeHashes(dir: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const walk = (rel: string): void => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else found.set(path, createHash('sha256').update(readFileSync(join(dir, path))).digest('hex'));
+    }
+  };
+  walk('');
+  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
