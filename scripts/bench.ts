@@ -9,9 +9,13 @@
  * 3. autocannon for `--duration` seconds (default 30) against `npm run serve` on that output with
  *    mixed canonical routes (lists with filters, details, search, autocomplete, 404s): errors,
  *    statuses, p99; then the same detail file through the Node server and through plain `serve`
- *    (node_modules/.bin/serve) in the same run, for the throughput ratio.
+ *    (node_modules/.bin/serve) in the same run, for the throughput ratio;
+ * 4. faults and limits: the incremental build after one change (and back: byte-identical to the
+ *    clean build), a build killed with SIGKILL at a random point (previous output unchanged, next
+ *    build fine), 1,000 concurrent connections, `--rate-limit 60/min` from one client.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -47,9 +51,11 @@ say(`Input: ${input.files.toLocaleString('en')} files, ${mb(input.bytes)}.`);
 say();
 
 // Build, under /usr/bin/time -v (one node process: `node --import tsx`, so RSS is the build's).
+const buildStarted = performance.now();
 const timed = values['skip-build']
   ? { status: 0, stdout: '', stderr: '(build skipped)' }
   : spawnSync('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', 'build/cli.ts', '--content', content, '--out', out], { encoding: 'utf8' });
+const buildMs = performance.now() - buildStarted;
 if (timed.status !== 0) throw new Error(`build failed:\n${timed.stdout}\n${timed.stderr}`);
 const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.+)/.exec(timed.stderr)?.[1] ?? '?';
 const rssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(timed.stderr)?.[1] ?? 0);
@@ -66,22 +72,43 @@ for (const [kind, k] of [...kinds].sort((a, b) => b[1].bytes - a[1].bytes)) {
 }
 say();
 
-// Incremental rebuild after one changed skill (its SKILL.md gets one more line, put back after).
+// Incremental rebuild after one changed skill (its SKILL.md gets one more line), then the change
+// put back and a second incremental build, whose output must equal the clean build's byte for byte.
 if (!values['skip-build']) {
+  const clean = treeDigest(out);
   const skillsDir = join(content, 'skills');
   const owner = readdirSync(skillsDir).sort()[0]!;
   const skillFile = join(skillsDir, owner, readdirSync(join(skillsDir, owner)).sort()[0]!, 'SKILL.md');
   const original = readFileSync(skillFile);
-  try {
-    writeFileSync(skillFile, Buffer.concat([original, Buffer.from('\nOne more line for the incremental benchmark.\n')]));
+  const incremental = (): { ms: number; stdout: string } => {
     const started = performance.now();
     const rebuilt = spawnSync(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--content', content, '--out', out, '--incremental'], { encoding: 'utf8' });
     if (rebuilt.status !== 0) throw new Error(`incremental build failed:\n${rebuilt.stderr}`);
-    say(`Incremental rebuild after one changed skill: ${((performance.now() - started) / 1000).toFixed(1)} s (${rebuilt.stdout.trim()}).`);
-    say();
+    return { ms: performance.now() - started, stdout: rebuilt.stdout.trim() };
+  };
+  let changed: { ms: number; stdout: string };
+  try {
+    writeFileSync(skillFile, Buffer.concat([original, Buffer.from('\nOne more line for the incremental benchmark.\n')]));
+    changed = incremental();
   } finally {
     writeFileSync(skillFile, original);
   }
+  const back = incremental();
+  say(`Incremental rebuild after one changed skill: ${(changed.ms / 1000).toFixed(1)} s (${changed.stdout}). ` +
+    `Change put back, incremental again: ${(back.ms / 1000).toFixed(1)} s, output ${treeDigest(out) === clean ? 'byte-identical to' : '**differs from**'} the clean build.`);
+  say();
+
+  // A build killed (SIGKILL) at a random point must leave the previous output as it was.
+  const killAt = 500 + Math.floor(Math.random() * Math.max(1000, buildMs * 0.9 - 500));
+  const victim = spawn(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--content', content, '--out', out], { stdio: 'ignore' });
+  await new Promise((resolve) => setTimeout(resolve, killAt));
+  victim.kill('SIGKILL');
+  await new Promise((resolve) => victim.once('exit', resolve));
+  const afterKill = treeDigest(out) === clean;
+  const next = spawnSync(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--content', content, '--out', out], { encoding: 'utf8' });
+  say(`Build killed with SIGKILL after ${(killAt / 1000).toFixed(1)} s: previous output ${afterKill ? 'unchanged' : '**changed**'}; ` +
+    `next build ${next.status === 0 ? 'succeeded' : `**failed** (${next.status})`}, output ${treeDigest(out) === clean ? 'identical to' : '**differs from**'} the clean build.`);
+  say();
 }
 
 // Server under load.
@@ -92,6 +119,8 @@ const routes = [
   '/api/v1/skills?sort=updated&order=desc&page=3',
   '/api/v1/skills?category=devops&platform=codex&limit=50',
   '/api/v1/skills?sort=name&order=asc&minStars=100&page=2',
+  '/api/v1/skills?category=devops&sort=name&order=asc&page=2',
+  '/api/v1/categories/security/skills?sort=updated&page=2&limit=10',
   `/api/v1/skills/${detail}`,
   `/api/v1/skills/${detail}/content`,
   `/api/v1/skills/${detail}/stats`,
@@ -130,6 +159,32 @@ const viaServe = await autocannon({ url: `${plain.url}${detailFile}`, connection
 plain.child.kill('SIGTERM');
 say(`Detail route, 20 connections: \`npm run serve\` ${viaApi.requests.average} req/s (p99 ${viaApi.latency.p99} ms) vs plain \`serve\` on the same file ` +
   `${viaServe.requests.average} req/s (p99 ${viaServe.latency.p99} ms): ratio ${(viaApi.requests.average / viaServe.requests.average).toFixed(2)} (target ≥ 0.8).`);
+say();
+
+// 1,000 concurrent connections on the mixed routes.
+const crowd = await startProcess(process.execPath, ['--import', 'tsx', 'src/node/serve.ts', '--dir', out, '--port', '0', '--host', '127.0.0.1'], /on (http:\/\/\S+)/);
+const many = await autocannon({ url: crowd.url, connections: 1000, duration: Math.max(5, duration / 3), timeout: 30, requests: routes.map((path) => ({ method: 'GET', path })) });
+const stillUp = (await fetch(`${crowd.url}/api/v1/skills/${detail}`)).status;
+crowd.child.kill('SIGTERM');
+say(`1,000 concurrent connections, mixed routes, ${Math.max(5, duration / 3)} s: ${many.requests.total.toLocaleString('en')} requests, ${many.requests.average} req/s, ` +
+  `errors ${many.errors}, timeouts ${many.timeouts}, non-2xx ${many.non2xx}, p99 ${many.latency.p99} ms; a request after the run answered ${stillUp}.`);
+say();
+
+// Rate limiting: 60/min per client; 70 requests from one client.
+const limited = await startProcess(process.execPath, ['--import', 'tsx', 'src/node/serve.ts', '--dir', out, '--port', '0', '--host', '127.0.0.1', '--rate-limit', '60/min'], /on (http:\/\/\S+)/);
+const statuses: number[] = [];
+let first429: Response | undefined;
+for (let i = 0; i < 70; i++) {
+  const response = await fetch(`${limited.url}/api/v1/skills/${detail}`);
+  statuses.push(response.status);
+  if (response.status === 429 && first429 === undefined) first429 = response;
+  await response.arrayBuffer();
+}
+limited.child.kill('SIGTERM');
+const header = (name: string): string => first429?.headers.get(name) ?? '–';
+say(`Rate limit \`--rate-limit 60/min\`, 70 requests from one client: ${statuses.filter((s) => s === 200).length} × 200 then ` +
+  `${statuses.filter((s) => s === 429).length} × 429 (first 429 at request ${statuses.indexOf(429) + 1}; Retry-After ${header('retry-after')}, ` +
+  `X-RateLimit-Limit ${header('x-ratelimit-limit')}, X-RateLimit-Remaining ${header('x-ratelimit-remaining')}, X-RateLimit-Reset ${header('x-ratelimit-reset')}).`);
 
 /** Run a command to completion, inheriting output; throw on failure. */
 function run(command: string, args: string[]): void {
@@ -151,6 +206,20 @@ function startProcess(command: string, args: string[], urlPattern: RegExp): Prom
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before listening:\n${seen}`)));
   });
+}
+
+/** One digest of every file under `dir` (sorted paths and their bytes). */
+function treeDigest(dir: string): string {
+  const digest = createHash('sha256');
+  const visit = (rel: string): void => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) visit(path);
+      else digest.update(`${path}\0`).update(readFileSync(join(dir, path))).update('\0');
+    }
+  };
+  visit('');
+  return digest.digest('hex');
 }
 
 /** Files and bytes under `dir`. */
