@@ -1,6 +1,7 @@
 /**
- * Writes the static tree (src/paths.ts) from validated content: every skill resource, every list
- * page and ordinals file, the categories in every locale, and the manifest. The search index is
+ * Writes the static tree (src/paths.ts) from validated content: every skill resource, the list
+ * pages (`hasListPages`: filtered lists in order `desc` only) and every list's ordinals file in
+ * every order, the categories in every locale, and the manifest. The search index is
  * written separately (build/search-index.ts). Output depends only on `content`: everything is
  * sorted, no clock or environment locale is read.
  */
@@ -15,6 +16,7 @@ import {
   SORTS,
   categoriesPath,
   categoryPath,
+  hasListPages,
   listKey,
   listOrdinalsPath,
   listPagePath,
@@ -68,8 +70,10 @@ export async function writeTree(content: Content, emit: Emit): Promise<Manifest>
       for (const list of lists) {
         const members = list.members === null ? sorted : sorted.filter((i) => list.members!.has(i));
         totals.set(listKey(list.filter), members.length);
+        // Filtered lists have no `asc` pages: the runtime reads their `desc` pages (src/paths.ts).
         const totalPages = Math.ceil(members.length / PAGE_SIZE);
-        for (let page = 1; page <= Math.max(1, totalPages); page++) {
+        const pageCount = hasListPages(list.filter, order) ? Math.max(1, totalPages) : 0;
+        for (let page = 1; page <= pageCount; page++) {
           const data: SkillSummary[] = members.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((i) => summaries[i]!);
           const body: SkillListResponse = { data, pagination: { page, limit: PAGE_SIZE, total: members.length, totalPages } };
           await emit(listPagePath(list.filter, sort, order, page), body);

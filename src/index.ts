@@ -24,6 +24,7 @@ export {
   listKey,
   listOrdinalsPath,
   listPagePath,
+  hasListPages,
   ordinalLocation,
   skillPath,
   type ListFilter,

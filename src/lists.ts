@@ -1,8 +1,10 @@
 /**
  * Skill lists (endpoints 1 and 9) at any page and limit, with any combination of filters, computed
  * from the pre-built 20-item pages: a single list reads only the pages covering the requested
- * range; combined filters intersect the lists' ordinals files and then read only the summaries of
- * the requested range (src/paths.ts `listOrdinalsPath`, `ordinalLocation`).
+ * range; a category or platform list in order `asc`, which has no pages of its own (src/paths.ts
+ * `hasListPages`), maps the range of its `asc` ordinals to positions in its `desc` ordinals and
+ * reads the `desc` pages holding them; combined filters intersect the lists' ordinals files and
+ * then read only the summaries of the requested range (`listOrdinalsPath`, `ordinalLocation`).
  */
 import { ApiError } from './errors.ts';
 import type { Loader } from './loader.ts';
@@ -16,6 +18,7 @@ import {
   PAGE_SIZE,
   SLUG_RE,
   SORTS,
+  hasListPages,
   listKey,
   listOrdinalsPath,
   listPagePath,
@@ -70,7 +73,12 @@ export async function answerList(load: Loader, manifest: Manifest, query: ListQu
     const filter: ListFilter = filters[0] ?? { kind: 'all' };
     const total = listTotal(manifest, filter);
     const end = Math.min(start + limit, total);
-    const data = start < end ? await readRange(load, (p) => listPagePath(filter, sort, order, p), start, end) : [];
+    let data: SkillSummary[] = [];
+    if (start < end) {
+      data = hasListPages(filter, order)
+        ? await readRange(load, (p) => listPagePath(filter, sort, order, p), start, end)
+        : await readFromDescPages(load, filter, sort, order, start, end);
+    }
     return { data, pagination: pagination(page, limit, total) };
   }
   // Iterate the smallest list (already in the requested order), keep what every other list holds.
@@ -79,7 +87,7 @@ export async function answerList(load: Loader, manifest: Manifest, query: ListQu
   const lists = await Promise.all(filters.map((f) => readOrdinals(load, listOrdinalsPath(f, sort, order))));
   const others = lists.filter((_, i) => i !== smallest).map((ordinals) => new Set(ordinals));
   const matched = lists[smallest]!.filter((n) => others.every((set) => set.has(n)));
-  const data = await summariesOf(load, matched.slice(start, start + limit));
+  const data = await readItems(load, matched.slice(start, start + limit).map(ordinalLocation));
   return { data, pagination: pagination(page, limit, matched.length) };
 }
 
@@ -105,9 +113,32 @@ async function readRange(load: Loader, pathOf: (page: number) => string, start: 
   return items;
 }
 
-/** The summaries of `ordinals` (positions in the default list), reading each page once. */
-async function summariesOf(load: Loader, ordinals: readonly number[]): Promise<SkillSummary[]> {
-  const locations = ordinals.map(ordinalLocation);
+/**
+ * Items `start..end-1` of a list without pages in `order` (a filtered list in `asc`): the list's
+ * ordinals in `order` name the skills, their positions in its `desc` ordinals locate them in its
+ * `desc` pages — usually one to three pages around the mirrored range. Not simply the reversed
+ * `desc` range: both orders break ties by id ascending (build/sort-orders.ts).
+ */
+async function readFromDescPages(load: Loader, filter: ListFilter, sort: Sort, order: Order, start: number, end: number): Promise<SkillSummary[]> {
+  const ordinalsPath = listOrdinalsPath(filter, sort, order);
+  const descPath = listOrdinalsPath(filter, sort, 'desc');
+  const [ordinals, desc] = await Promise.all([readOrdinals(load, ordinalsPath), readOrdinals(load, descPath)]);
+  const wanted = new Map(ordinals.slice(start, end).map((n, i) => [n, i]));
+  if (wanted.size !== end - start) throw new ApiError('SERVER_ERROR', `Ordinals file ${ordinalsPath} holds fewer items than the manifest says`);
+  const locations: Array<{ path: string; index: number }> = new Array(wanted.size);
+  let found = 0;
+  desc.forEach((n, position) => {
+    const i = wanted.get(n);
+    if (i === undefined) return;
+    locations[i] = { path: listPagePath(filter, sort, 'desc', Math.floor(position / PAGE_SIZE) + 1), index: position % PAGE_SIZE };
+    found++;
+  });
+  if (found !== wanted.size) throw new ApiError('SERVER_ERROR', `Ordinals files ${ordinalsPath} and ${descPath} disagree`);
+  return readItems(load, locations);
+}
+
+/** The summaries at `locations` (page file, index in its `data`), reading each page once. */
+async function readItems(load: Loader, locations: ReadonlyArray<{ path: string; index: number }>): Promise<SkillSummary[]> {
   const paths = [...new Set(locations.map((l) => l.path))];
   const pages = new Map(await Promise.all(paths.map(async (path) => [path, await readPage(load, path)] as const)));
   return locations.map(({ path, index }) => {

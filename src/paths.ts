@@ -12,18 +12,27 @@
  * | /api/v1/skills/:owner/:repo/content             | api/v1/skills/:owner/:repo/content.json                  |
  * | /api/v1/skills/:owner/:repo/stats               | api/v1/skills/:owner/:repo/stats.json                    |
  * | /api/v1/skills?sort=S&order=O&page=P            | api/v1/skills/_list/all/S-O/P.json                       |
- * | /api/v1/skills?category=C&sort=S&order=O&page=P | api/v1/skills/_list/category/C/S-O/P.json                |
- * | /api/v1/skills?platform=X&sort=S&order=O&page=P | api/v1/skills/_list/platform/X/S-O/P.json                |
+ * | /api/v1/skills?category=C&sort=S&order=desc&page=P | api/v1/skills/_list/category/C/S-desc/P.json           |
+ * | /api/v1/skills?platform=X&sort=S&order=desc&page=P | api/v1/skills/_list/platform/X/S-desc/P.json           |
  * | /api/v1/categories/:slug/skills?…               | same files as `/api/v1/skills?category=:slug&…`          |
  * | /api/v1/categories?locale=L                     | api/v1/categories/index.json (en), index.L.json (others) |
  * | /api/v1/categories/:slug?locale=L               | api/v1/categories/:slug/index.json, index.L.json         |
+ * | (any list, any sort and order)                  | api/v1/skills/_list/<list>/S-O/ordinals.json             |
  *
  * List pages hold exactly the body of the canonical answer at the default limit (20); page files
  * exist for pages 1..totalPages (page 1 always, even when empty). Defaults: sort `stars`, order `desc`.
+ * Which lists have page files (`hasListPages`): the `all` list in both orders, category and
+ * platform lists in order `desc` only — their `asc` pages would double the biggest part of the
+ * tree for the rarer order. Every list has an ordinals file in every sort and order; the runtime
+ * answers a filtered `asc` list from its `asc` ordinals and its `desc` pages (src/lists.ts), so a
+ * plain static host without the runtime serves filtered lists in order `desc` only.
  */
 
-/** Version of the static tree layout and manifest; the runtime rejects any other. */
-export const FORMAT_VERSION = 1;
+/**
+ * Version of the static tree layout and manifest; the runtime rejects any other. 2: filtered
+ * lists have no `asc` page files (a format-1 runtime would look for them).
+ */
+export const FORMAT_VERSION = 2;
 
 /** Prefix of every API path and file. */
 export const API_PREFIX = 'api/v1';
@@ -62,7 +71,15 @@ export function skillPath(owner: string, repo: string, kind: 'detail' | 'content
   return `${API_PREFIX}/skills/${owner}/${repo}/${file}.json`;
 }
 
-/** File of one pre-built list page (1-based `page`, `PAGE_SIZE` items). */
+/**
+ * Whether the build writes page files for `filter` in `order`: always for the `all` list, only in
+ * order `desc` for a category or platform list (see the header).
+ */
+export function hasListPages(filter: ListFilter, order: Order): boolean {
+  return filter.kind === 'all' || order === 'desc';
+}
+
+/** File of one pre-built list page (1-based `page`, `PAGE_SIZE` items); exists only if `hasListPages`. */
 export function listPagePath(filter: ListFilter, sort: Sort, order: Order, page: number): string {
   return `${API_PREFIX}/skills/_list/${listKey(filter)}/${sort}-${order}/${page}.json`;
 }
@@ -71,7 +88,8 @@ export function listPagePath(filter: ListFilter, sort: Sort, order: Order, page:
  * File holding a list's members as ordinals, in the given sort order: `{ "ordinals": number[] }`.
  * An ordinal is a skill's 0-based position in the `all` list sorted `stars`/`desc`, so the summary
  * of ordinal `n` is item `n % PAGE_SIZE` of `listPagePath({kind:'all'}, 'stars', 'desc', ⌊n / PAGE_SIZE⌋ + 1)`.
- * The runtime uses these to answer combined filters (category + platform) at any page and limit.
+ * The runtime uses these to answer combined filters (category + platform) at any page and limit,
+ * and a filtered list in order `asc`, which has no page files (`hasListPages`).
  */
 export function listOrdinalsPath(filter: ListFilter, sort: Sort, order: Order): string {
   return `${API_PREFIX}/skills/_list/${listKey(filter)}/${sort}-${order}/ordinals.json`;

@@ -6,19 +6,21 @@
 import { ApiError } from './errors.ts';
 import { readListQuery } from './lists.ts';
 import { ParamReader } from './params.ts';
-import { LOCALE_RE, PAGE_SIZE, categoriesPath, categoryPath, listPagePath, skillPath } from './paths.ts';
+import { LOCALE_RE, PAGE_SIZE, categoriesPath, categoryPath, hasListPages, listPagePath, skillPath } from './paths.ts';
 import { parseRoute } from './route.ts';
 
 /**
  * The static file (path relative to the output folder, from src/paths.ts) whose JSON is the body
  * of the successful answer to `url`, or null when no single file is that answer: search and
  * autocomplete, a `limit` other than 20, two filters at once (`category` + `platform`, or a
- * `category` narrowing `/categories/:slug/skills` to another slug), a repeated or malformed
+ * `category` narrowing `/categories/:slug/skills` to another slug), a category or platform list
+ * in order `asc` (no page files, src/paths.ts `hasListPages`), a repeated or malformed
  * parameter, or a path that is not an endpoint. Unknown parameters are ignored, like the API does.
  *
  * Mapping (defaults `page=1`, `sort=stars`, `order=desc`, `locale=en`):
  * - `/api/v1/skills/:owner/:repo[/content|/stats]` → `api/v1/skills/:owner/:repo/{index,content,stats}.json`
- * - `/api/v1/skills?sort&order&page[&category|&platform]` → `api/v1/skills/_list/<list>/<sort>-<order>/<page>.json`
+ * - `/api/v1/skills?sort&order&page` → `api/v1/skills/_list/all/<sort>-<order>/<page>.json`
+ * - `/api/v1/skills?sort&order=desc&page&category|platform` → `api/v1/skills/_list/<list>/<sort>-desc/<page>.json`
  * - `/api/v1/categories/:slug/skills?…` → the `category=:slug` list page
  * - `/api/v1/categories?locale=L` → `api/v1/categories/index[.L].json`
  * - `/api/v1/categories/:slug?locale=L` → `api/v1/categories/:slug/index[.L].json`
@@ -41,8 +43,9 @@ export function staticPathFor(url: string | URL, basePath = '/'): string | null 
       case 'category-skills': {
         const query = readListQuery(params, null, route.kind === 'category-skills' ? route.slug : undefined);
         const [filter, ...more] = query.filters;
-        if (query.limit !== PAGE_SIZE || more.length > 0) return null;
-        return listPagePath(filter ?? { kind: 'all' }, query.sort, query.order, query.page);
+        const list = filter ?? { kind: 'all' };
+        if (query.limit !== PAGE_SIZE || more.length > 0 || !hasListPages(list, query.order)) return null;
+        return listPagePath(list, query.sort, query.order, query.page);
       }
       case 'categories':
       case 'category': {

@@ -15,7 +15,7 @@ import { createHandler, type Handler } from '../src/handler.ts';
 import { strongEtag } from '../src/http-cache.ts';
 import { mapLoader } from '../src/loader.ts';
 import type { Manifest } from '../src/manifest.ts';
-import { MANIFEST_PATH, ORDERS, SORTS } from '../src/paths.ts';
+import { FORMAT_VERSION, MANIFEST_PATH, ORDERS, SORTS } from '../src/paths.ts';
 import { writeContractTree } from './contract/contract-data.ts';
 import { defineContractSuite } from './contract/suite.ts';
 
@@ -187,7 +187,7 @@ describe('edge Worker over the sample build', () => {
       const page = await get('/api/v1/skills/_list/all/stars-desc/1.json');
       expect(page.status).toBe(200);
       expect(await page.json()).toEqual(await (await get('/api/v1/skills')).json());
-      expect(((await (await get('/api/v1/manifest.json')).json()) as Manifest).format).toBe(1);
+      expect(((await (await get('/api/v1/manifest.json')).json()) as Manifest).format).toBe(FORMAT_VERSION);
     });
 
     it.each(['/no-such-file.html', '/api/v2/skills', '/api', '/api/v1/nope', '/api/v1/no-such-file.json', '/api/v1/skills/_list/all/stars-desc/9999.json'])(

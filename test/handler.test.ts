@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHandler, readLocale, type HandlerOptions } from '../src/handler.ts';
 import { mapLoader, type Loader } from '../src/loader.ts';
-import { MANIFEST_PATH, listPagePath } from '../src/paths.ts';
+import { FORMAT_VERSION, MANIFEST_PATH, listOrdinalsPath, listPagePath } from '../src/paths.ts';
 import { parseRoute } from '../src/route.ts';
 import { FIXTURE } from './contract/contract-data.ts';
 
@@ -49,6 +49,25 @@ describe('what the handler reads', () => {
     expect(reads).toEqual(pages.map((p) => listPagePath({ kind: 'all' }, 'name', 'desc', p)));
   });
 
+  it('a filtered list in order asc reads its asc and desc ordinals and only the desc pages holding the answer', async () => {
+    const { files, reads, get } = await setup();
+    await get('/api/v1/skills');
+    reads.length = 0;
+    const dev = { kind: 'category', slug: 'dev' } as const;
+    const { status, body } = await get('/api/v1/skills?category=dev&sort=stars&order=asc&limit=4&page=3');
+    expect(status).toBe(200);
+    const ids = (body.data as Array<{ id: string }>).map((s) => s.id);
+    expect(ids).toHaveLength(4);
+    expect(reads.slice(0, 2).sort()).toEqual([listOrdinalsPath(dev, 'stars', 'asc'), listOrdinalsPath(dev, 'stars', 'desc')]);
+    // Exactly the desc pages that hold an answered skill, each once.
+    const holding = [1, 2, 3].map((p) => listPagePath(dev, 'stars', 'desc', p)).filter((path) => {
+      const data = (files.get(path) as { data: Array<{ id: string }> } | undefined)?.data ?? [];
+      return data.some((s) => ids.includes(s.id));
+    });
+    expect(holding).toHaveLength(2); // the answer straddles a page boundary of the desc list
+    expect(reads.slice(2).sort()).toEqual(holding);
+  });
+
   it('combined filters read two ordinals files and the pages of the answered items only', async () => {
     const { reads, get } = await setup();
     await get('/api/v1/skills');
@@ -80,7 +99,7 @@ describe('failures of the tree', () => {
     const { get } = await setup((files) => files.set(MANIFEST_PATH, { ...(files.get(MANIFEST_PATH) as object), format: 99 }));
     const { status, body } = await get('/api/v1/categories');
     expect(status).toBe(500);
-    expect(body.error?.message).toMatch(/format 99.*format 1/);
+    expect(body.error?.message).toMatch(new RegExp(`format 99.*format ${FORMAT_VERSION}`));
   });
 
   it('a missing or corrupt resource file fails only that request', async () => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../src/node/server.ts';
+import { FORMAT_VERSION } from '../src/paths.ts';
 import { contractContent, writeContractTree } from './contract/contract-data.ts';
 
 const SECRET = 'TOP-SECRET-OUTSIDE-THE-OUTPUT';
@@ -216,7 +217,7 @@ describe('the API through the server', () => {
   it('serves the documented .json files of the tree as files, like a static host', async () => {
     const manifest = await raw('/api/v1/manifest.json');
     expect(manifest.status).toBe(200);
-    expect(JSON.parse(manifest.body.toString())).toHaveProperty('format', 1);
+    expect(JSON.parse(manifest.body.toString())).toHaveProperty('format', FORMAT_VERSION);
     const page = await raw('/api/v1/skills/_list/all/stars-desc/1.json');
     const canonical = await raw('/api/v1/skills');
     expect(page.status).toBe(200);

@@ -9,7 +9,7 @@ import { compareCodeUnits, skillComparator } from '../build/sort-orders.ts';
 import { truncateDescription } from '../build/summary.ts';
 import { writeTree } from '../build/write-tree.ts';
 import { checkManifest } from '../src/manifest.ts';
-import { MANIFEST_PATH, ORDERS, PAGE_SIZE, SORTS, listKey, listOrdinalsPath, listPagePath, ordinalLocation, type ListFilter } from '../src/paths.ts';
+import { FORMAT_VERSION, MANIFEST_PATH, ORDERS, PAGE_SIZE, SORTS, hasListPages, listKey, listOrdinalsPath, listPagePath, ordinalLocation, type ListFilter } from '../src/paths.ts';
 import { CategoryDetailResponse, CategoryListResponse, SkillContentResponse, SkillDetailResponse, SkillListResponse, SkillStatsResponse } from '../src/schemas.ts';
 import { fixtureContent } from './fixtures/runtime/fixture-content.ts';
 
@@ -96,7 +96,7 @@ describe('writeTree', () => {
     const content = fixtureContent();
     const { files } = await build(content);
     const manifest = checkManifest(files.get(MANIFEST_PATH));
-    expect(manifest).toMatchObject({ format: 1, pageSize: PAGE_SIZE, skillCount: content.skills.length });
+    expect(manifest).toMatchObject({ format: FORMAT_VERSION, pageSize: PAGE_SIZE, skillCount: content.skills.length });
     expect(manifest.locales).toEqual(['en', 'de', 'fr', 'ja', 'ko', 'pt-BR', 'zh-TW']);
     expect(manifest.categories).toEqual(['ci-cd', 'dev', 'empty', 'git', 'ops', 'review', 'writing']);
     expect(manifest.platforms).toEqual(['chatgpt', 'claude-code', 'codex']);
@@ -118,6 +118,19 @@ describe('writeTree', () => {
       for (const sort of SORTS) {
         for (const order of ORDERS) {
           const totalPages = Math.ceil(total / PAGE_SIZE);
+          // The ordinals file lists the list's skills in order, resolvable through ordinalLocation.
+          const { ordinals } = files.get(listOrdinalsPath(filter, sort, order)) as { ordinals: number[] };
+          const resolved = ordinals.map((n) => {
+            const { path, index } = ordinalLocation(n);
+            return (files.get(path) as { data: Array<{ id: string }> }).data[index]!.id;
+          });
+          expect(resolved.length).toBe(total);
+          // Filtered lists have pages in order desc only; where pages exist they hold the same skills.
+          expect(hasListPages(filter, order)).toBe(filter.kind === 'all' || order === 'desc');
+          if (!hasListPages(filter, order)) {
+            expect(files.has(listPagePath(filter, sort, order, 1)), listPagePath(filter, sort, order, 1)).toBe(false);
+            continue;
+          }
           const ids: string[] = [];
           for (let page = 1; page <= Math.max(1, totalPages); page++) {
             const body = SkillListResponse.strict().parse(files.get(listPagePath(filter, sort, order, page)));
@@ -125,19 +138,12 @@ describe('writeTree', () => {
             ids.push(...body.data.map((s) => s.id));
           }
           expect(files.has(listPagePath(filter, sort, order, Math.max(1, totalPages) + 1))).toBe(false);
-          expect(ids.length).toBe(total);
-          // The ordinals file lists the same skills, resolvable through ordinalLocation.
-          const { ordinals } = files.get(listOrdinalsPath(filter, sort, order)) as { ordinals: number[] };
-          const resolved = ordinals.map((n) => {
-            const { path, index } = ordinalLocation(n);
-            return (files.get(path) as { data: Array<{ id: string }> }).data[index]!.id;
-          });
-          expect(resolved).toEqual(ids);
+          expect(ids).toEqual(resolved);
         }
       }
     }
     // An empty category still has page 1.
-    expect(files.get(listPagePath({ kind: 'category', slug: 'empty' }, 'name', 'asc', 1))).toEqual({
+    expect(files.get(listPagePath({ kind: 'category', slug: 'empty' }, 'name', 'desc', 1))).toEqual({
       data: [],
       pagination: { page: 1, limit: 20, total: 0, totalPages: 0 },
     });

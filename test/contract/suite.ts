@@ -155,7 +155,15 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
         checkList(await ok(`/api/v1/skills?${query({ page, limit, sort: 'name', order: 'asc' })}`, SkillListResponse), ref.list({ sort: 'name', order: 'asc' }), page, limit);
         const slug = content.categories[0]!.slug;
         checkList(await ok(`/api/v1/skills?${query({ page, limit, category: slug })}`, SkillListResponse), ref.list({ categories: [slug] }), page, limit);
+        // Filtered lists in order asc (answered from the desc pages, src/paths.ts hasListPages).
+        checkList(await ok(`/api/v1/skills?${query({ page, limit, category: slug, order: 'asc' })}`, SkillListResponse), ref.list({ categories: [slug], order: 'asc' }), page, limit);
         const platform = content.platforms[0]!.id;
+        checkList(
+          await ok(`/api/v1/skills?${query({ page, limit, platform, sort: 'updated', order: 'asc' })}`, SkillListResponse),
+          ref.list({ platform, sort: 'updated', order: 'asc' }),
+          page,
+          limit,
+        );
         checkList(
           await ok(`/api/v1/skills?${query({ page, limit, category: slug, platform, sort: 'updated' })}`, SkillListResponse),
           ref.list({ categories: [slug], platform, sort: 'updated' }),
