@@ -8,27 +8,36 @@
  * it would give are a by-product of one tokenizer pass. test/search-roundtrip.test.ts checks that
  * the split index answers exactly what one MiniSearch index of the same documents answers.
  *
+ * Phrases are answered from the positions of each term (where it occurs in each field), not from
+ * a dictionary of word pairs: at 10k skills positions take 22 MB (about 2.5 characters per
+ * indexed word), the pair dictionary of format 1 took 212 of its 227 MB. Positions are written in
+ * two streams (name and description; content) and long ones cut at documents into pieces of
+ * about `packBytes`, so a phrase query fetches only the pieces of its candidates.
+ *
  * Memory stays near the size of the token stream: each document becomes one Int32Array of term
- * numbers; term postings are counted then filled into flat arrays; word pairs (the phrase index)
- * are collected one range of first words at a time. Chunks are written as they fill up, every
- * file named by a hash of its content. Output depends only on the input.
+ * numbers (words are found by `scanWords` and looked up by their characters in `WordIds`: no
+ * string per word of text); the occurrences of one range of terms at a time (at most `occurrenceBatch`) are
+ * gathered by term into flat typed arrays, then encoded as postings and positions. Chunks are
+ * written as they fill up, every file named by a hash of its content. Output depends only on the
+ * input.
  */
 import { createHash } from 'node:crypto';
 import type { SearchManifest } from '../src/manifest.ts';
 import { VarintWriter, encodeVarints } from '../src/search/codec.ts';
 import {
   HAS_INDEX_FILTER,
+  POSITION_STREAMS,
   SEARCH_FORMAT,
   categoryFilterKey,
   platformFilterKey,
   searchFilePath,
-  type PairDirectory,
+  type PositionRefs,
   type SearchRoot,
   type SummaryRow,
   type TermChunk,
   type TermPack,
 } from '../src/search/format.ts';
-import { processTerm, words } from '../src/search/options.ts';
+import { FIELD_BIT, processTerm, scanWords } from '../src/search/options.ts';
 import type { CategoryDef, Emit, SkillRecord } from './model.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 import { truncateDescription } from './summary.ts';
@@ -43,8 +52,8 @@ export interface SearchIndexOptions {
   packBytes?: number;
   /** Documents per summary shard. */
   shardSize?: number;
-  /** Word pairs collected at once (memory: about 17 bytes each). */
-  pairBatch?: number;
+  /** Word occurrences gathered at once (memory: 9 bytes each). */
+  occurrenceBatch?: number;
 }
 
 const DEFAULTS: Required<SearchIndexOptions> = {
@@ -52,13 +61,11 @@ const DEFAULTS: Required<SearchIndexOptions> = {
   inlineMax: 48,
   packBytes: 24_000,
   shardSize: 4,
-  pairBatch: 8_000_000,
+  occurrenceBatch: 16_000_000,
 };
 
 /** Longest full description kept for highlights (UTF-16 units). */
 const FULL_DESCRIPTION_MAX = 4_000;
-/** Field bits in token order: name, description, content. */
-const BITS = [1, 2, 4] as const;
 
 /** The document order: stars desc, updatedAt desc, id asc (ranking factors 3, 4, then id). */
 export function searchOrder(skills: readonly SkillRecord[]): SkillRecord[] {
@@ -93,7 +100,6 @@ export async function buildSearchIndex(
 
   const corpus = tokenizeCorpus(docs);
   const terms = await writeTerms(corpus, opt, put);
-  const pairs = await writePairs(corpus, opt, put);
   const summaries = await writeSummaries(docs, opt.shardSize, emit);
   const filters = await writeFilters(docs, categories, put);
   const stars = await put('s', { stars: starsTable(docs) });
@@ -103,30 +109,11 @@ export async function buildSearchIndex(
     docs: docs.length,
     termFirst: terms.first,
     termFiles: terms.files,
-    ...(await writeDirectory(pairs, put)),
     summaries,
     filters,
     stars,
   };
   return { root: searchFilePath(await put('r', root)) };
-}
-
-/** Pair chunks listed per directory file (the root lists the directory files). */
-const DIRECTORY_SIZE = 256;
-
-/**
- * Directory files `v.<hash>` of the pair chunks: the pair dictionary has far more chunks than the
- * term dictionary, and the root (read by every query) must stay small.
- */
-async function writeDirectory(pairs: ChunkWriter, put: Put): Promise<Pick<SearchRoot, 'pairDirFirst' | 'pairDirFiles'>> {
-  const pairDirFirst: string[] = [];
-  const pairDirFiles: string[] = [];
-  for (let i = 0; i < pairs.first.length; i += DIRECTORY_SIZE) {
-    const directory: PairDirectory = { first: pairs.first.slice(i, i + DIRECTORY_SIZE), files: pairs.files.slice(i, i + DIRECTORY_SIZE) };
-    pairDirFirst.push(directory.first[0]!);
-    pairDirFiles.push(await put('v', directory));
-  }
-  return { pairDirFirst, pairDirFiles };
 }
 
 /** 64-bit hex digest of a file's text (collisions are out of reach at any corpus size). */
@@ -144,41 +131,120 @@ interface Corpus {
   starts: Int32Array;
 }
 
+/**
+ * The term number (or -1: not indexed) of each raw word met, keyed by the word's UTF-16 units in
+ * the text, so looking a word up makes no string (words repeat: only a new word is sliced and
+ * given to `processTerm`). Open addressing over FNV-1a hashes; the words' units live in one
+ * Uint16Array. Emptied when large, to bound memory on text of endless distinct words.
+ */
+class WordIds {
+  private slots = new Int32Array(1 << 16).fill(-1);
+  private units = new Uint16Array(1 << 20);
+  private used = 0;
+  /** Per entry: where its units start, how many, its hash, its term number. */
+  private offset = new Int32Array(1 << 15);
+  private length = new Int32Array(1 << 15);
+  private hashes = new Int32Array(1 << 15);
+  private ids = new Int32Array(1 << 15);
+  private count = 0;
+
+  /** The term number of `text[start, end)`, computing it with `make(word)` the first time. */
+  get(text: string, start: number, end: number, make: (word: string) => number): number {
+    let h = 0x811c9dc5 | 0;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+    const mask = this.slots.length - 1;
+    const len = end - start;
+    let slot = h & mask;
+    for (let e = this.slots[slot]!; e >= 0; e = this.slots[slot]!) {
+      if (this.hashes[e] === h && this.length[e] === len) {
+        const at = this.offset[e]!;
+        let k = 0;
+        while (k < len && this.units[at + k] === text.charCodeAt(start + k)) k++;
+        if (k === len) return this.ids[e]!;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const id = make(text.slice(start, end));
+    if (this.count >= 1_000_000) {
+      this.count = 0;
+      this.used = 0;
+      this.slots.fill(-1);
+      slot = h & mask;
+    }
+    this.store(text, start, len, h, id, slot);
+    return id;
+  }
+
+  private store(text: string, start: number, len: number, h: number, id: number, slot: number): void {
+    if (this.used + len > this.units.length) this.units = grow(this.units, this.used + len);
+    for (let k = 0; k < len; k++) this.units[this.used + k] = text.charCodeAt(start + k);
+    if (this.count === this.ids.length) {
+      this.offset = grow(this.offset, this.count + 1);
+      this.length = grow(this.length, this.count + 1);
+      this.hashes = grow(this.hashes, this.count + 1);
+      this.ids = grow(this.ids, this.count + 1);
+    }
+    const e = this.count++;
+    this.offset[e] = this.used;
+    this.length[e] = len;
+    this.hashes[e] = h;
+    this.ids[e] = id;
+    this.used += len;
+    this.slots[slot] = e;
+    // At most half full, so probes stay short: double and re-insert every entry.
+    if (this.count * 2 > this.slots.length) {
+      this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+      const mask = this.slots.length - 1;
+      for (let x = 0; x < this.count; x++) {
+        let s = this.hashes[x]! & mask;
+        while (this.slots[s]! >= 0) s = (s + 1) & mask;
+        this.slots[s] = x;
+      }
+    }
+  }
+}
+
+/** A copy of `array` with room for at least `size` values (doubling). */
+function grow<T extends Int32Array | Uint16Array>(array: T, size: number): T {
+  const bigger = new (array.constructor as new (n: number) => T)(Math.max(array.length * 2, size));
+  bigger.set(array);
+  return bigger;
+}
+
 /** Tokenize every document once with the shared options. */
 function tokenizeCorpus(docs: readonly SkillRecord[]): Corpus {
   const ids = new Map<string, number>();
   const found: string[] = [];
-  // Words repeat (Zipf): remember each word's term number; cleared when large to bound memory.
-  let cache = new Map<string, number>();
+  const termOf = (word: string): number => {
+    const term = processTerm(word);
+    if (term === null) return -1;
+    let id = ids.get(term);
+    if (id === undefined) {
+      id = found.length;
+      ids.set(term, id);
+      found.push(term);
+    }
+    return id;
+  };
+  const known = new WordIds();
   const tokens: Int32Array[] = [];
   const starts = new Int32Array(docs.length * 2);
-  const buffer: number[] = [];
-  docs.forEach((skill, d) => {
-    buffer.length = 0;
-    [skill.name, skill.description, skill.body].forEach((text, f) => {
-      if (f > 0) starts[d * 2 + f - 1] = buffer.length;
-      for (const word of words(text)) {
-        let id = cache.get(word);
-        if (id === undefined) {
-          const term = processTerm(word);
-          if (term === null) id = -1;
-          else {
-            id = ids.get(term);
-            if (id === undefined) {
-              id = found.length;
-              ids.set(term, id);
-              found.push(term);
-            }
-          }
-          if (cache.size >= 1_000_000) cache = new Map();
-          cache.set(word, id);
-        }
-        if (id >= 0) buffer.push(id);
-      }
-    });
-    tokens.push(Int32Array.from(buffer));
-  });
-  // Renumber in sorted order, so number order is term order (and pair order is "a b" string order).
+  let buffer = new Int32Array(1024);
+  let n = 0;
+  for (const [d, skill] of docs.entries()) {
+    n = 0;
+    for (const [f, text] of [skill.name, skill.description, skill.body].entries()) {
+      if (f > 0) starts[d * 2 + f - 1] = n;
+      scanWords(text, (start, end) => {
+        const id = known.get(text, start, end, termOf);
+        if (id < 0) return;
+        if (n === buffer.length) buffer = grow(buffer, n + 1);
+        buffer[n++] = id;
+      });
+    }
+    tokens.push(buffer.slice(0, n));
+  }
+  // Renumber in sorted order, so number order is term order.
   const order = found.map((_, i) => i).sort((i, j) => compareCodeUnits(found[i]!, found[j]!));
   const renumber = new Int32Array(found.length);
   order.forEach((old, rank) => (renumber[old] = rank));
@@ -186,34 +252,41 @@ function tokenizeCorpus(docs: readonly SkillRecord[]): Corpus {
   return { terms: order.map((i) => found[i]!), tokens, starts };
 }
 
-/** Call `visit(field, from, to)` for the three fields of document `d`. */
-function fields(corpus: Corpus, d: number, visit: (field: number, from: number, to: number) => void): void {
-  const end = corpus.tokens[d]!.length;
-  const s1 = corpus.starts[d * 2]!;
-  const s2 = corpus.starts[d * 2 + 1]!;
-  visit(0, 0, s1);
-  visit(1, s1, s2);
-  visit(2, s2, end);
-}
-
 type Put = (kind: string, data: unknown) => Promise<string>;
 
-/** Writes a sorted dictionary as chunks of about `chunkBytes`, with their packs. */
+/** The positions of one term in one stream (format.ts `POSITION_STREAMS`), cut at documents into pieces of about `packBytes`. */
+interface Pieces {
+  data: string[];
+  /** Index in the term's postings where each piece starts (the first is 0). */
+  starts: number[];
+}
+
+/** One term on its way into a chunk. */
+interface Entry {
+  term: string;
+  postings: string;
+  head: Pieces;
+  body: Pieces;
+}
+
+/** Writes the sorted terms as chunks of about `chunkBytes`, with their postings and positions packs. */
 class ChunkWriter {
   readonly first: string[] = [];
   readonly files: string[] = [];
-  private entries: Array<{ term: string; postings: string; positions?: string }> = [];
+  private entries: Entry[] = [];
   private bytes = 0;
 
   constructor(
-    private readonly kind: string,
     private readonly opt: Required<SearchIndexOptions>,
     private readonly put: Put,
   ) {}
 
-  async add(term: string, postings: string, positions?: string): Promise<void> {
-    this.entries.push({ term, postings, positions });
-    this.bytes += term.length + 6 + (postings.length > this.opt.inlineMax ? 8 : postings.length);
+  async add(entry: Entry): Promise<void> {
+    this.entries.push(entry);
+    // A term split over several positions packs costs the chunk one reference per piece.
+    let refs = 0;
+    for (const { data } of [entry.head, entry.body]) if (data.length > 1) refs += data.length * (entry.term.length + 30);
+    this.bytes += entry.term.length + 6 + (entry.postings.length > this.opt.inlineMax ? 8 : entry.postings.length) + refs;
     if (this.bytes >= this.opt.chunkBytes) await this.flush();
   }
 
@@ -227,16 +300,38 @@ class ChunkWriter {
       terms: entries.map((e) => e.term),
       postings: entries.map((e) => (e.postings.length > this.opt.inlineMax ? `=${countOf(e.postings)}` : e.postings)),
       packs: await this.packs('p', long.map((e) => [e.term, e.postings])),
-      positions: await this.packs(
-        'q',
-        entries.flatMap((e) => (e.positions === undefined ? [] : [[e.term, e.positions] as [string, string]])),
-      ),
+      headPositions: await this.positionsPacks(entries.map((e) => [e.term, e.head])),
+      bodyPositions: await this.positionsPacks(entries.map((e) => [e.term, e.body])),
     };
     this.first.push(chunk.terms[0]!);
-    this.files.push(await this.put(this.kind, chunk));
+    this.files.push(await this.put('t', chunk));
   }
 
-  /** Cut `[entry, data]` pairs (sorted) into packs of about `packBytes`; returns each pack's first entry and file. */
+  /**
+   * Positions packs of one stream of `entries`: runs of terms whose positions fit one pack share
+   * packs; a term in several pieces gets one pack per piece. Refs come out sorted by (term, index).
+   */
+  private async positionsPacks(entries: ReadonlyArray<[string, Pieces]>): Promise<PositionRefs> {
+    const refs: PositionRefs = [];
+    let run: Array<[string, string]> = [];
+    const flushRun = async (): Promise<void> => {
+      for (const [term, file] of await this.packs('q', run)) refs.push([term, 0, file]);
+      run = [];
+    };
+    for (const [term, { data, starts }] of entries) {
+      if (data.length === 1) run.push([term, data[0]!]);
+      if (data.length <= 1) continue;
+      await flushRun();
+      for (const [k, piece] of data.entries()) {
+        const pack: TermPack = { terms: [term], data: [piece] };
+        refs.push([term, starts[k]!, await this.put('q', pack)]);
+      }
+    }
+    await flushRun();
+    return refs;
+  }
+
+  /** Cut `[term, data]` pairs (sorted) into packs of about `packBytes`; returns each pack's first term and file. */
   private async packs(kind: string, entries: Array<[string, string]>): Promise<Array<[string, string]>> {
     const refs: Array<[string, string]> = [];
     let pack: TermPack = { terms: [], data: [] };
@@ -268,164 +363,115 @@ function countOf(encoded: string): number {
   return n;
 }
 
-/** Term chunks: postings of every term, counted then filled into flat arrays (documents increasing). */
+/**
+ * Term chunks: postings and positions of every term, for one range of terms at a time (at most
+ * `occurrenceBatch` occurrences, or a single term).
+ */
 async function writeTerms(corpus: Corpus, opt: Required<SearchIndexOptions>, put: Put): Promise<ChunkWriter> {
   const termCount = corpus.terms.length;
-  const docCount = corpus.tokens.length;
-  const last = new Int32Array(termCount).fill(-1);
-  const df = new Int32Array(termCount + 1);
-  for (let d = 0; d < docCount; d++) {
-    const tokens = corpus.tokens[d]!;
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i]!;
-      if (last[t] !== d) {
-        last[t] = d;
-        df[t]!++;
-      }
-    }
-  }
-  // offsets[t] .. offsets[t + 1]: the postings of term t.
-  const offsets = new Int32Array(termCount + 1);
-  for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t]! + df[t]!;
-  const postDocs = new Int32Array(offsets[termCount]!);
-  const postMasks = new Uint8Array(offsets[termCount]!);
-  const fill = offsets.slice(0, termCount);
-  const slot = new Int32Array(termCount);
-  last.fill(-1);
-  for (let d = 0; d < docCount; d++) {
-    const tokens = corpus.tokens[d]!;
-    fields(corpus, d, (f, from, to) => {
-      for (let i = from; i < to; i++) {
-        const t = tokens[i]!;
-        if (last[t] !== d) {
-          last[t] = d;
-          slot[t] = fill[t]!++;
-          postDocs[slot[t]!] = d;
-        }
-        postMasks[slot[t]!] = postMasks[slot[t]!]! | BITS[f]!;
-      }
-    });
-  }
-  const writer = new ChunkWriter('t', opt, put);
-  const out = new VarintWriter();
-  for (let t = 0; t < termCount; t++) {
-    let prev = -1;
-    for (let k = offsets[t]!; k < offsets[t + 1]!; k++) {
-      out.push((postDocs[k]! - prev) * 8 + postMasks[k]!);
-      prev = postDocs[k]!;
-    }
-    await writer.add(corpus.terms[t]!, out.take());
-  }
-  await writer.flush();
-  return writer;
-}
-
-/**
- * Pair chunks: every pair of adjacent indexed words of a field, with its postings and the
- * positions where it starts. Pairs are collected for one range of first words at a time (at most
- * `pairBatch` occurrences) and put in (first, second) order by two stable counting sorts, so the
- * occurrences of a pair stay in document, field and position order.
- */
-async function writePairs(corpus: Corpus, opt: Required<SearchIndexOptions>, put: Put): Promise<ChunkWriter> {
-  const termCount = corpus.terms.length;
-  const docCount = corpus.tokens.length;
-  const perFirst = new Int32Array(termCount);
-  for (let d = 0; d < docCount; d++) {
-    const tokens = corpus.tokens[d]!;
-    fields(corpus, d, (_, from, to) => {
-      for (let i = from; i + 1 < to; i++) perFirst[tokens[i]!]!++;
-    });
-  }
-  const writer = new ChunkWriter('u', opt, put);
-  let from = 0;
-  while (from < termCount) {
+  const count = new Int32Array(termCount);
+  for (const tokens of corpus.tokens) for (let i = 0; i < tokens.length; i++) count[tokens[i]!]!++;
+  const writer = new ChunkWriter(opt, put);
+  for (let from = 0; from < termCount; ) {
     let to = from;
     let n = 0;
-    while (to < termCount && (to === from || n + perFirst[to]! <= opt.pairBatch)) n += perFirst[to++]!;
-    await writePairRange(corpus, from, to, n, writer);
+    while (to < termCount && (to === from || n + count[to]! <= opt.occurrenceBatch)) n += count[to++]!;
+    await writeTermRange(corpus, from, to, count, n, opt, writer);
     from = to;
   }
   await writer.flush();
   return writer;
 }
 
-/** Stable counting sort of `order` by `key[order[i]]` (keys in [0, size)). */
-function countingSort(order: Int32Array, key: Int32Array, size: number): Int32Array {
-  // Index loops: for-of over typed arrays is several times slower in V8.
-  const n = order.length;
-  const start = new Int32Array(size + 1);
-  for (let j = 0; j < n; j++) start[key[order[j]!]! + 1]!++;
-  for (let k = 0; k < size; k++) start[k + 1]! += start[k]!;
-  const sorted = new Int32Array(n);
-  for (let j = 0; j < n; j++) {
-    const i = order[j]!;
-    sorted[start[key[i]!]!++] = i;
-  }
-  return sorted;
-}
-
-/** The pairs whose first word is in [from, to), `n` occurrences in all. */
-async function writePairRange(corpus: Corpus, from: number, to: number, n: number, writer: ChunkWriter): Promise<void> {
-  const first = new Int32Array(n);
-  const second = new Int32Array(n);
+/**
+ * The terms in [from, to), `n` occurrences in all (`count` per term). One pass over the corpus
+ * places each occurrence in its term's slots (a counting sort, so a term's occurrences come in
+ * document, field and position order); then each term's run of slots gives its postings and
+ * positions.
+ */
+async function writeTermRange(
+  corpus: Corpus,
+  from: number,
+  to: number,
+  count: Int32Array,
+  n: number,
+  opt: Required<SearchIndexOptions>,
+  writer: ChunkWriter,
+): Promise<void> {
+  // next[t - from]: the next free slot of term t.
+  const next = new Int32Array(to - from);
+  for (let t = from + 1; t < to; t++) next[t - from] = next[t - from - 1]! + count[t - 1]!;
   const doc = new Int32Array(n);
   const bit = new Uint8Array(n);
   const position = new Int32Array(n);
-  let k = 0;
+  // One flat loop per document (this runs over every token once per range).
   for (let d = 0; d < corpus.tokens.length; d++) {
     const tokens = corpus.tokens[d]!;
-    fields(corpus, d, (f, start, end) => {
-      for (let i = start; i + 1 < end; i++) {
-        const a = tokens[i]!;
-        if (a < from || a >= to) continue;
-        first[k] = a - from;
-        second[k] = tokens[i + 1]!;
-        doc[k] = d;
-        bit[k] = BITS[f]!;
-        position[k++] = i - start;
+    const description = corpus.starts[d * 2]!;
+    const content = corpus.starts[d * 2 + 1]!;
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]!;
+      if (t < from || t >= to) continue;
+      const k = next[t - from]!++;
+      doc[k] = d;
+      if (i < description) {
+        bit[k] = FIELD_BIT.name;
+        position[k] = i;
+      } else if (i < content) {
+        bit[k] = FIELD_BIT.description;
+        position[k] = i - description;
+      } else {
+        bit[k] = FIELD_BIT.content;
+        position[k] = i - content;
       }
-    });
+    }
   }
-  const byOccurrence = new Int32Array(n);
-  for (let i = 0; i < n; i++) byOccurrence[i] = i;
-  const order = countingSort(countingSort(byOccurrence, second, corpus.terms.length), first, to - from);
-  // Gather into sorted order once, so the grouping below reads memory sequentially.
-  const gather = <T extends Int32Array | Uint8Array>(values: T): T => {
-    const sorted = new (values.constructor as new (n: number) => T)(n);
-    for (let j = 0; j < n; j++) sorted[j] = values[order[j]!]!;
-    return sorted;
-  };
-  const [A, B, D, F, P] = [gather(first), gather(second), gather(doc), gather(bit), gather(position)];
 
-  const out = new VarintWriter();
-  const pos = new VarintWriter();
-  for (let g = 0; g < n; ) {
-    const a = A[g]!;
-    const b = B[g]!;
-    let h = g;
-    while (h < n && A[h] === a && B[h] === b) h++;
-    // Occurrences g..h-1 of the pair: postings per document, positions per document and field
-    // (within a document, fields come in bit order and positions increase).
+  const postings = new VarintWriter();
+  const head = new VarintWriter();
+  const body = new VarintWriter();
+  let x = 0;
+  for (let t = from; t < to; t++) {
+    const end = x + count[t]!;
+    const pieces = { head: { data: [], starts: [] } as Pieces, body: { data: [], starts: [] } as Pieces };
+    // Postings index where the current piece of each stream starts.
+    let headStart = 0;
+    let bodyStart = 0;
     let prev = -1;
-    for (let x = g; x < h; ) {
-      const d = D[x]!;
+    let index = 0;
+    while (x < end) {
+      // Occurrences x..e-1 are in document d: one posting, then per field its count and positions.
+      const d = doc[x]!;
       let mask = 0;
       let e = x;
-      while (e < h && D[e] === d) mask |= F[e++]!;
-      out.push((d - prev) * 8 + mask);
+      while (e < end && doc[e] === d) mask |= bit[e++]!;
+      postings.push((d - prev) * 8 + mask);
       prev = d;
       for (let y = x; y < e; ) {
         let z = y;
-        while (z < e && F[z] === F[y]) z++;
-        pos.push(z - y);
-        for (let w = y; w < z; w++) pos.push(w === y ? P[w]! : P[w]! - P[w - 1]!);
+        while (z < e && bit[z] === bit[y]) z++;
+        const out = bit[y]! & POSITION_STREAMS.head ? head : body;
+        out.push(z - y);
+        for (let w = y; w < z; w++) out.push(w === y ? position[w]! : position[w]! - position[w - 1]!);
         y = z;
       }
       x = e;
+      index++;
+      // Cut long positions at a document: a phrase query fetches only the pieces of its candidates.
+      if (head.size >= opt.packBytes) headStart = cut(head, pieces.head, headStart, index);
+      if (body.size >= opt.packBytes) bodyStart = cut(body, pieces.body, bodyStart, index);
     }
-    await writer.add(`${corpus.terms[from + a]!} ${corpus.terms[b]!}`, out.take(), pos.take());
-    g = h;
+    if (head.size > 0) cut(head, pieces.head, headStart, index);
+    if (body.size > 0) cut(body, pieces.body, bodyStart, index);
+    await writer.add({ term: corpus.terms[t]!, postings: postings.take(), ...pieces });
   }
+}
+
+/** End the piece of `out` that started at postings index `start`; returns where the next one starts. */
+function cut(out: VarintWriter, pieces: Pieces, start: number, next: number): number {
+  pieces.data.push(out.take());
+  pieces.starts.push(start);
+  return next;
 }
 
 /**

@@ -3,7 +3,7 @@
  * MiniSearch index of the same documents (same tokenizer and processTerm, same matching rules and
  * ranking applied to MiniSearch's matches, phrases checked on the text), for generated corpora
  * and a few hundred generated queries, with default sizes and with tiny chunks and packs (so
- * every term range, pack and pair batch boundary is crossed).
+ * every term range, pack, positions piece and occurrence batch boundary is crossed).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,11 +11,11 @@ import type { SearchIndexOptions } from '../build/search-index.ts';
 import { parseQuery } from '../src/search/query.ts';
 import { ReferenceIndex, allIds, buildIndex, corpusArb, filterArb, queryArb, referenceFilter } from './search-helpers.ts';
 
-const TINY: SearchIndexOptions = { chunkBytes: 60, inlineMax: 3, packBytes: 40, shardSize: 3, pairBatch: 7 };
+const TINY: SearchIndexOptions = { chunkBytes: 60, inlineMax: 3, packBytes: 40, shardSize: 3, occurrenceBatch: 7 };
 
 describe.each([
   ['default sizes', {}],
-  ['tiny chunks, packs, shards and pair batches', TINY],
+  ['tiny chunks, packs, shards and occurrence batches', TINY],
 ])('split index = unsplit MiniSearch (%s)', (_, options) => {
   it('same ids in the same order for generated queries and filters', async () => {
     let compared = 0;

@@ -5,14 +5,29 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodePositions, decodePostings, decodeVarints, encodePositions, encodePostings, encodeVarints, countVarints } from '../src/search/codec.ts';
+import { PositionTable, decodePositions, decodePostings, decodeVarints, encodePositions, encodePostings, encodeVarints, countVarints } from '../src/search/codec.ts';
 import { escapeHtml, highlightDescription, highlightText, type MatchedWords } from '../src/search/highlight.ts';
-import { fold, isOneEdit, isTypoOf, processTerm, terms, tokenize } from '../src/search/options.ts';
+import { fold, isOneEdit, isTypoOf, processTerm, scanWords, terms, tokenize, words } from '../src/search/options.ts';
 import { unmark, wellFormed } from './search-helpers.ts';
 
 const only = (...words: string[]): MatchedWords => ({ terms: new Set(words), phrases: [] });
 
 describe('options', () => {
+  it('scanWords finds exactly the words of words(), for any text (surrogates, marks, emoji)', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 60 }),
+      fc.array(fc.constantFrom('docker', 'e\u0301', 'İ', '🎉', '𝐀𝐁', '\ud800', '\udc00', '東京', '١٢', ' ', '-', '\u0301', 'ß'), { maxLength: 20 }).map((p) => p.join('')),
+    );
+    fc.assert(
+      fc.property(text, (t) => {
+        const found: string[] = [];
+        scanWords(t, (start, end) => found.push(t.slice(start, end)));
+        expect(found).toEqual(words(t));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it.each([
     ['Docker', 'docker'],
     ['CAFÉ', 'cafe'],
@@ -129,27 +144,31 @@ describe('codec', () => {
     );
   });
 
-  it('positions round-trip for any subset of documents', () => {
+  it('positions round-trip for any subset of documents and any stream of fields', () => {
     const arb = postingsArb.chain(([docs, masks]) =>
       fc.tuple(
         fc.constant(masks),
-        fc.tuple(
-          ...masks.map((mask) =>
-            fc.tuple(
-              ...[1, 2, 4].filter((b) => mask & b).map(() => fc.uniqueArray(fc.nat({ max: 3000 }), { minLength: 1, maxLength: 5 }).map((p) => p.sort((a, b) => a - b))),
-            ),
-          ),
-        ),
+        // Per document, per field bit 1, 2, 4: its positions (used when the mask has the bit).
+        fc.tuple(...masks.map(() => fc.tuple(...[0, 1, 2].map(() => fc.uniqueArray(fc.nat({ max: 3000 }), { minLength: 1, maxLength: 5 }).map((p) => p.sort((a, b) => a - b)))))),
         fc.subarray(docs.map((_, i) => i)),
+        fc.constantFrom(3, 4, 7),
       ),
     );
     fc.assert(
-      fc.property(arb, ([masks, perDoc, wanted]) => {
-        const decoded = decodePositions(encodePositions(perDoc as number[][][]), Uint8Array.from(masks), wanted);
-        expect([...decoded.keys()]).toEqual(wanted);
-        for (const i of wanted) {
-          const bits = [1, 2, 4].filter((b) => masks[i]! & b);
-          expect(bits.map((b) => decoded.get(i)!.get(b))).toEqual(perDoc[i]);
+      fc.property(arb, ([masks, positions, wanted, fields]) => {
+        // Stored: the fields of the stream only; expected back: those, every other slot empty.
+        const expected = masks.map((mask, i) => [0, 1, 2].map((f) => (mask & fields & (1 << f) ? positions[i]![f]! : [])));
+        const encoded = encodePositions(expected.map((slots, i) => slots.filter((_, f) => masks[i]! & fields & (1 << f))));
+        // Rows after a first row of 2, as when a term's positions come in several pieces.
+        const table = new PositionTable(wanted.length + 2);
+        decodePositions(encoded, Uint8Array.from(masks), fields, wanted, table, 2);
+        wanted.forEach((i, k) => {
+          const got = [0, 1, 2].map((f) => [...table.values.subarray(table.start[(k + 2) * 3 + f]!, table.start[(k + 2) * 3 + f + 1]!)]);
+          expect(got).toEqual(expected[i]);
+        });
+        // Text that ends before the last wanted document is an error, not empty positions.
+        if (wanted.length > 0 && masks.slice(0, wanted[wanted.length - 1]! + 1).some((m) => m & fields)) {
+          expect(() => decodePositions('', Uint8Array.from(masks), fields, wanted, new PositionTable(wanted.length), 0)).toThrow();
         }
       }),
     );

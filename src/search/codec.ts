@@ -12,10 +12,11 @@
  * counts from -1, so gaps are ≥ 1) and `mask` the fields holding the term (name 1, description 2,
  * content 4, see options.ts).
  *
- * Positions of one entry (a pair of words): for each document of its postings, in the same order,
- * for each field bit of that document's mask from low to high: the number of occurrences, then
- * the positions (word index in the field, stop words not counted), the first as is and the rest
- * as gaps.
+ * Positions of one term in a set of fields (a position stream, format.ts): for each document of
+ * its postings, in the same order, for each field bit of that document's mask that is in the set,
+ * from low to high: the number of occurrences, then the positions (word index in the field, stop
+ * words not counted), the first as is and the rest as gaps. A phrase matches where its words sit
+ * at consecutive positions of one field.
  */
 
 const TERMINAL = '0123456789abcdefghijklmnopqrstuv';
@@ -55,6 +56,11 @@ export class VarintWriter {
     this.buf[at] = TERMINAL.charCodeAt(n % 32);
     for (n = Math.floor(n / 32); n > 0; n = Math.floor(n / 32)) this.buf[--at] = CONTINUATION.charCodeAt(n % 32);
     this.len += digits;
+  }
+
+  /** Characters written since the last `take()`. */
+  get size(): number {
+    return this.len;
   }
 
   /** The text written since the last `take()`. */
@@ -144,10 +150,10 @@ export function decodePostings(s: string): Postings {
   return { docs, masks };
 }
 
-/** Positions of one entry in one document: one sorted array per field bit set in its mask (low bit first). */
+/** Positions of one term in one document: one sorted array per field bit set in its mask (low bit first). */
 export type DocPositions = number[][];
 
-/** Encode the positions of one entry (documents in postings order). */
+/** Encode the positions of one term (documents in postings order). */
 export function encodePositions(perDoc: readonly DocPositions[]): string {
   const out = new VarintWriter();
   for (const fields of perDoc) {
@@ -160,35 +166,70 @@ export function encodePositions(perDoc: readonly DocPositions[]): string {
 }
 
 /**
- * Decode the positions of one entry for the documents at `wanted` indexes of its postings
- * (increasing), given the postings masks. Returns, per wanted index, a map field bit → positions.
+ * Decoded positions of one term for chosen documents ("rows"), in flat typed arrays (a phrase
+ * query reads thousands of them: no object per document). Rows are filled in order.
  */
-export function decodePositions(s: string, masks: Uint8Array, wanted: readonly number[]): Map<number, Map<number, number[]>> {
-  const values = decodeVarints(s);
-  const result = new Map<number, Map<number, number[]>>();
+export class PositionTable {
+  /** The positions of row `r` in field slot `f` (0 name, 1 description, 2 content) are `values[start[3r+f] .. start[3r+f+1])`. */
+  readonly start: Int32Array;
+  values = new Int32Array(256);
+  private length = 0;
+
+  constructor(readonly rows: number) {
+    this.start = new Int32Array(rows * 3 + 1);
+  }
+
+  /** Append a position to the slot being filled. */
+  push(p: number): void {
+    if (this.length === this.values.length) {
+      const bigger = new Int32Array(this.values.length * 2);
+      bigger.set(this.values);
+      this.values = bigger;
+    }
+    this.values[this.length++] = p;
+  }
+
+  /** End slot `f` of row `r` (every slot before it is ended). */
+  close(r: number, f: number): void {
+    this.start[r * 3 + f + 1] = this.length;
+  }
+}
+
+/**
+ * Decode the positions of one term (or of a piece of them, `masks` being the masks of the postings
+ * the piece covers) in the field bits `fields` (a position stream holds some fields only) for the
+ * postings at `wanted` indexes (increasing) into rows `row`, `row + 1`, … of `table`; other
+ * fields' slots stay empty. Throws when the text is malformed or ends before the last wanted posting.
+ */
+export function decodePositions(s: string, masks: Uint8Array, fields: number, wanted: ArrayLike<number>, table: PositionTable, row: number): void {
   let at = 0;
+  /** The next varint of `s`. */
+  const next = (): number => {
+    let acc = 0;
+    for (;;) {
+      const c = s.charCodeAt(at);
+      const d = c < 128 ? DIGIT[c]! : -1;
+      if (d < 0) throw new Error(at >= s.length ? 'varint: truncated number' : `varint: bad character at ${at}`);
+      at++;
+      if (d < 32) return acc * 32 + d;
+      acc = acc * 32 + (d - 32);
+    }
+  };
   let w = 0;
   for (let i = 0; i < masks.length && w < wanted.length; i++) {
     const keep = wanted[w] === i;
-    const fields = keep ? new Map<number, number[]>() : undefined;
-    for (let bit = 1; bit <= 4; bit <<= 1) {
-      if (!(masks[i]! & bit)) continue;
-      const count = values[at++] ?? 0;
-      if (fields !== undefined) {
-        const positions: number[] = [];
+    for (let f = 0; f < 3; f++) {
+      if (masks[i]! & fields & (1 << f)) {
+        const count = next();
         let p = 0;
         for (let k = 0; k < count; k++) {
-          p = k === 0 ? values[at + k]! : p + values[at + k]!;
-          positions.push(p);
+          const v = next();
+          if (keep) table.push((p = k === 0 ? v : p + v));
         }
-        fields.set(bit, positions);
       }
-      at += count;
+      if (keep) table.close(row + w, f);
     }
-    if (fields !== undefined) {
-      result.set(i, fields);
-      w++;
-    }
+    if (keep) w++;
   }
-  return result;
+  if (w < wanted.length) throw new Error('positions: fewer documents than the postings');
 }

@@ -8,17 +8,19 @@
  * alone encodes ranking factors (3) and (4) and the final tie by id, and `stars ≥ X` is a prefix.
  *
  * - root `r.<hash>.json` (`SearchRoot`, path in `manifest.search.root`): document count, the
- *   first term and file of every term chunk, the same for every pair directory, the summary
- *   shards, the filter files.
+ *   first term and file of every term chunk, the summary shards, the filter files.
  * - term chunk `t.<hash>.json` (`TermChunk`): a range of the sorted terms; per term its postings
- *   inline, or `=<df>` when they are long and live in a postings pack the chunk lists.
- * - pair chunk `u.<hash>.json` (`TermChunk`): the same for pairs of adjacent words (`"compose file"`,
- *   stop words skipped as in the index), the phrase index; it also lists positions packs.
- * - pair directory `v.<hash>.json` (`PairDirectory`): first pair and file of up to 256 pair
- *   chunks (the root lists the directories: pairs have too many chunks to list there).
- * - postings pack `p.<hash>.json` (`TermPack`): long postings of a run of consecutive entries.
- * - positions pack `q.<hash>.json` (`TermPack`): where each pair starts (codec.ts positions), read
- *   only to verify phrases of three or more words.
+ *   inline, or `=<df>` when they are long and live in a postings pack the chunk lists; and the
+ *   positions packs of its terms.
+ * - postings pack `p.<hash>.json` (`TermPack`): long postings of a run of consecutive terms.
+ * - positions pack `q.<hash>.json` (`TermPack`): where each term occurs (codec.ts positions), read
+ *   only by phrase queries: either the whole positions of a run of consecutive terms, or one piece
+ *   of the positions of a term too long for one pack (the positions of a range of its postings).
+ *   Each term has two position streams (`POSITION_STREAMS`): name and description ("head"), and
+ *   content ("body"), so `name:"…"` and `description:"…"` never load content positions, and an
+ *   unrestricted phrase loads each stream only for the documents holding its words there.
+ *   Phrases are checked on positions: there is no dictionary of word pairs (format 1 had one: 212
+ *   of its 227 MB at 10k skills).
  * - summary shard `d.<hash>.<i>.json` (`SummaryShard`): the result summaries of documents
  *   `i·size … i·size+size-1`; `<hash>` is one hash over every shard (the root lists no per-shard
  *   names, so it stays small at any corpus size).
@@ -29,7 +31,7 @@
 import { API_PREFIX } from '../paths.ts';
 
 /** Version of the search files; the runtime refuses another. */
-export const SEARCH_FORMAT = 1;
+export const SEARCH_FORMAT = 2;
 
 /** Folder of every search file. */
 export const SEARCH_DIR = `${API_PREFIX}/skills/_search`;
@@ -48,10 +50,6 @@ export interface SearchRoot {
   termFirst: string[];
   /** File name of each term chunk. */
   termFiles: string[];
-  /** First pair of each pair directory file, sorted (parallel to `pairDirFiles`). */
-  pairDirFirst: string[];
-  /** File name of each pair directory file. */
-  pairDirFiles: string[];
   /** Summary shards: `size` documents each, file `${prefix}.${i}`. */
   summaries: { size: number; prefix: string };
   /** Filter file names by key: `category/<slug>`, `platform/<id>`, `hasIndex`. A missing key is an empty set. */
@@ -60,25 +58,34 @@ export interface SearchRoot {
   stars: string;
 }
 
-/** A run of consecutive pair chunks: the first pair of each and its file. */
-export interface PairDirectory {
-  first: string[];
-  files: string[];
-}
-
-/** A range of consecutive dictionary entries (terms, or pairs `"word1 word2"`), sorted by code unit. */
+/** A range of consecutive terms, sorted by code unit. */
 export interface TermChunk {
-  /** Sorted entries. */
+  /** Sorted terms. */
   terms: string[];
-  /** Per entry: its postings (varint string), or `=<df>` when they are in a postings pack. */
+  /** Per term: its postings (varint string), or `=<df>` when they are in a postings pack. */
   postings: string[];
-  /** Postings packs of this chunk: first entry of each and its file. */
+  /** Postings packs of this chunk: first term of each and its file. */
   packs: Array<[string, string]>;
-  /** Positions packs covering every entry of this chunk (pair chunks only; empty for terms). */
-  positions: Array<[string, string]>;
+  /** Positions packs of the head stream (name and description) of this chunk's terms. */
+  headPositions: PositionRefs;
+  /** Positions packs of the body stream (content) of this chunk's terms. */
+  bodyPositions: PositionRefs;
 }
 
-/** Postings or positions of a run of consecutive entries. */
+/**
+ * The positions packs of one stream of a chunk, sorted by (term, index): the first term of each,
+ * the index in that term's postings where the pack's positions of it start (0 unless the pack is
+ * a piece of a term split over several packs), and its file. The positions of postings `i` of
+ * term `t` are in the last pack whose (term, index) is at most (`t`, `i`). A term without
+ * occurrences in the stream's fields has no entry.
+ */
+export type PositionRefs = Array<[string, number, string]>;
+
+/** The two position streams: the field bits each holds (options.ts `FIELD_BIT`). */
+export const POSITION_STREAMS = { head: 3, body: 4 } as const;
+export type PositionStream = keyof typeof POSITION_STREAMS;
+
+/** Postings or positions of a run of consecutive terms. */
 export interface TermPack {
   terms: string[];
   data: string[];

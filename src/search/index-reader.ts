@@ -2,15 +2,20 @@
  * Reads the split search index (format.ts) through a `Loader`, fetching only the files a query
  * needs. Every file is loaded and shape-checked once per reader: loads in flight are shared,
  * finished ones are kept in a bounded LRU, and decoded postings in a second LRU bounded by size.
+ * Positions (phrase queries only) are fetched per piece: only the packs that hold the wanted
+ * documents of a term; what a phrase was verified to match is kept in a third LRU, so the next
+ * page of a phrase query (or the same query again) verifies nothing.
  */
 import { ApiError } from '../errors.ts';
 import type { Loader } from '../loader.ts';
-import { countVarints, decodePostings, decodeVarints, type Postings } from './codec.ts';
+import { PositionTable, countVarints, decodePositions, decodePostings, decodeVarints, type Postings } from './codec.ts';
 import {
+  POSITION_STREAMS,
   SEARCH_FORMAT,
   searchFilePath,
   type FilterFile,
-  type PairDirectory,
+  type PositionRefs,
+  type PositionStream,
   type SearchRoot,
   type StarsFile,
   type SummaryRow,
@@ -19,12 +24,8 @@ import {
   type TermPack,
 } from './format.ts';
 
-/** The two dictionaries: single terms, and pairs of adjacent words (`"compose file"`). */
-export type Dictionary = 'terms' | 'pairs';
-
-/** An entry of a dictionary: its document frequency and where it is. */
+/** A term of the index: its document frequency and where it is. */
 export interface TermInfo {
-  dict: Dictionary;
   term: string;
   df: number;
   /** Chunk file and index of the entry in it. */
@@ -38,6 +39,8 @@ const MAX_FILES = 256;
 const MAX_DECODED = 4_000_000;
 /** Most derived values (clause expansions) kept by one reader. */
 const MAX_MEMO = 512;
+/** Most phrase verifications (documents) remembered by one reader. */
+const MAX_VERIFIED = 1_000_000;
 
 /** Simple LRU map: a Map iterates in insertion order, so re-inserting on use keeps the oldest first. */
 class Lru<V> {
@@ -90,6 +93,13 @@ function isPairs(value: unknown): value is Array<[string, string]> {
   return Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string');
 }
 
+function isPositionRefs(value: unknown): value is PositionRefs {
+  return (
+    Array.isArray(value) &&
+    value.every((p) => Array.isArray(p) && p.length === 3 && typeof p[0] === 'string' && Number.isInteger(p[1]) && p[1] >= 0 && typeof p[2] === 'string')
+  );
+}
+
 /** Index of the last entry of sorted `firsts` that is ≤ `term` (0 when `term` sorts before all). */
 function rangeIndex(firsts: readonly string[], term: string): number {
   let lo = 0;
@@ -122,6 +132,7 @@ export class IndexReader {
   private readonly decoded = new Lru<Postings>(MAX_DECODED);
   private readonly dfs = new WeakMap<TermChunk, Int32Array>();
   private readonly memo = new Lru<Promise<unknown>>(MAX_MEMO);
+  private readonly phrases = new Lru<Map<number, number>>(MAX_VERIFIED);
   private rootPromise: Promise<SearchRoot> | undefined;
 
   constructor(
@@ -153,12 +164,29 @@ export class IndexReader {
     return pending;
   }
 
+  /**
+   * What is known of a phrase (`key`: its words and field): document → fields where its words are
+   * adjacent. The caller adds what it verifies, then calls `rememberPhrase` (so the LRU weighs it).
+   */
+  phraseMatches(key: string): Map<number, number> {
+    return this.phrases.get(key) ?? new Map();
+  }
+
+  /** Keep `matches` of a phrase (see `phraseMatches`). */
+  rememberPhrase(key: string, matches: Map<number, number>): void {
+    this.phrases.set(key, matches, matches.size + 1);
+  }
+
   /** The root file (read once). */
   root(): Promise<SearchRoot> {
     this.rootPromise ??= (async () => {
       const value = await this.loader(this.rootPath);
-      if (!isObject(value) || value.format !== SEARCH_FORMAT) {
-        throw new ApiError('SERVER_ERROR', `The search index ${this.rootPath} is missing or has another format: rebuild the output`);
+      if (!isObject(value)) throw broken(this.rootPath);
+      if (value.format !== SEARCH_FORMAT) {
+        throw new ApiError(
+          'SERVER_ERROR',
+          `The search index ${this.rootPath} has format ${JSON.stringify(value.format)}; this runtime reads format ${SEARCH_FORMAT}: rebuild the output`,
+        );
       }
       const r = value as Partial<SearchRoot>;
       if (
@@ -166,9 +194,6 @@ export class IndexReader {
         !isStringArray(r.termFirst) ||
         !isStringArray(r.termFiles) ||
         r.termFirst.length !== r.termFiles.length ||
-        !isStringArray(r.pairDirFirst) ||
-        !isStringArray(r.pairDirFiles) ||
-        r.pairDirFirst.length !== r.pairDirFiles.length ||
         !isObject(r.summaries) ||
         !isObject(r.filters) ||
         typeof r.stars !== 'string'
@@ -181,39 +206,34 @@ export class IndexReader {
     return this.rootPromise;
   }
 
-  /** The chunk file of a dictionary that holds `term`, if the dictionary has any chunk. */
-  private async chunkFile(dict: Dictionary, term: string): Promise<string | undefined> {
-    const root = await this.root();
-    if (dict === 'terms') return root.termFiles[rangeIndex(root.termFirst, term)];
-    const dirName = root.pairDirFiles[rangeIndex(root.pairDirFirst, term)];
-    if (dirName === undefined) return undefined;
-    const dir = await this.file<PairDirectory>(dirName, (d) => isStringArray(d.first) && isStringArray(d.files) && d.first.length === d.files.length);
-    return dir.files[rangeIndex(dir.first, term)];
-  }
-
   private chunk(file: string): Promise<TermChunk> {
     return this.file<TermChunk>(file, (c) =>
-      isStringArray(c.terms) && isStringArray(c.postings) && c.terms.length === c.postings.length && isPairs(c.packs) && isPairs(c.positions),
+      isStringArray(c.terms) && isStringArray(c.postings) && c.terms.length === c.postings.length && isPairs(c.packs) && isPositionRefs(c.headPositions) && isPositionRefs(c.bodyPositions),
     );
   }
 
-  private info(dict: Dictionary, chunk: TermChunk, file: string, index: number): TermInfo {
+  private pack(name: string): Promise<TermPack> {
+    return this.file<TermPack>(name, (p) => isStringArray(p.terms) && isStringArray(p.data) && p.terms.length === p.data.length);
+  }
+
+  private info(chunk: TermChunk, file: string, index: number): TermInfo {
     let dfs = this.dfs.get(chunk);
     if (dfs === undefined) {
       // Document frequencies of a whole chunk, computed once (prefix and typo scans read many).
       dfs = Int32Array.from(chunk.postings, (entry) => (entry.startsWith('=') ? Number(entry.slice(1)) : countVarints(entry)));
       this.dfs.set(chunk, dfs);
     }
-    return { dict, term: chunk.terms[index]!, df: dfs[index]!, file, index };
+    return { term: chunk.terms[index]!, df: dfs[index]!, file, index };
   }
 
-  /** The entry, when the dictionary has it. */
-  async lookup(dict: Dictionary, term: string): Promise<TermInfo | undefined> {
-    const file = await this.chunkFile(dict, term);
+  /** The term, when the index has it. */
+  async lookup(term: string): Promise<TermInfo | undefined> {
+    const root = await this.root();
+    const file = root.termFiles[rangeIndex(root.termFirst, term)];
     if (file === undefined) return undefined;
     const chunk = await this.chunk(file);
     const index = find(chunk.terms, term);
-    return index < 0 ? undefined : this.info(dict, chunk, file, index);
+    return index < 0 ? undefined : this.info(chunk, file, index);
   }
 
   /** Every term starting with `prefix`, sorted (loads the chunks of that term range). */
@@ -225,19 +245,18 @@ export class IndexReader {
     const found: TermInfo[] = [];
     chunks.forEach((chunk, k) => {
       let i = k === 0 ? lowerBound(chunk.terms, prefix) : 0;
-      for (; i < chunk.terms.length && chunk.terms[i]!.startsWith(prefix); i++) found.push(this.info('terms', chunk, files[k]!, i));
+      for (; i < chunk.terms.length && chunk.terms[i]!.startsWith(prefix); i++) found.push(this.info(chunk, files[k]!, i));
     });
     return found;
   }
 
   /** Postings of a term (decoded once, kept in an LRU). */
   async postings(info: TermInfo): Promise<Postings> {
-    // Terms never hold a space and pairs always do, so the entry text is a key across both.
     const hit = this.decoded.get(info.term);
     if (hit !== undefined) return hit;
     const chunk = await this.chunk(info.file);
     let encoded = chunk.postings[info.index]!;
-    if (encoded.startsWith('=')) encoded = await this.packEntry(chunk.packs, info.term, 'postings');
+    if (encoded.startsWith('=')) encoded = await this.packedPostings(chunk.packs, info.term);
     let postings: Postings;
     try {
       postings = decodePostings(encoded);
@@ -248,19 +267,52 @@ export class IndexReader {
     return postings;
   }
 
-  /** Encoded positions of a pair (see codec.ts). */
-  async positions(info: TermInfo): Promise<string> {
+  /**
+   * Positions of a term in the fields of `stream` in the documents at `wanted` indexes of its
+   * postings (increasing), given its postings masks: row `k` of the table is `wanted[k]`. Loads
+   * only the packs holding them.
+   */
+  async positions(info: TermInfo, masks: Uint8Array, stream: PositionStream, wanted: Int32Array): Promise<PositionTable> {
     const chunk = await this.chunk(info.file);
-    return this.packEntry(chunk.positions, info.term, 'positions');
+    const refs = stream === 'head' ? chunk.headPositions : chunk.bodyPositions;
+    // Wanted indexes increase, so each pack holds one run of them: the pack of index i is the
+    // last ref at or before (term, i).
+    const runs: Array<{ ref: number; from: number; to: number }> = [];
+    for (let k = 0; k < wanted.length; k++) {
+      const ref = lastRefAtOrBefore(refs, info.term, wanted[k]!);
+      if (ref < 0) throw broken(`${info.file}.json (no positions of ${JSON.stringify(info.term)})`);
+      const last = runs[runs.length - 1];
+      if (last !== undefined && last.ref === ref) last.to = k + 1;
+      else runs.push({ ref, from: k, to: k + 1 });
+    }
+    const packs = await Promise.all(runs.map((run) => this.pack(refs[run.ref]![2])));
+    const table = new PositionTable(wanted.length);
+    runs.forEach((run, r) => {
+      const [first, start, name] = refs[run.ref]!;
+      // A pack led by this term holds its postings from `start` up to the next ref of the term.
+      const from = first === info.term ? start : 0;
+      const next = refs[run.ref + 1];
+      const to = next !== undefined && next[0] === info.term ? next[1] : masks.length;
+      const pack = packs[r]!;
+      const at = find(pack.terms, info.term);
+      if (at < 0) throw broken(`${name}.json (no positions of ${JSON.stringify(info.term)})`);
+      try {
+        decodePositions(pack.data[at]!, masks.subarray(from, to), POSITION_STREAMS[stream], wanted.subarray(run.from, run.to).map((i) => i - from), table, run.from);
+      } catch {
+        throw broken(`${name}.json (positions of ${JSON.stringify(info.term)})`);
+      }
+    });
+    return table;
   }
 
-  private async packEntry(packs: Array<[string, string]>, term: string, what: string): Promise<string> {
+  /** Postings of `term` from the postings pack of its chunk that holds them. */
+  private async packedPostings(packs: Array<[string, string]>, term: string): Promise<string> {
     const firsts = packs.map((p) => p[0]);
     const name = packs[rangeIndex(firsts, term)]?.[1];
-    if (name === undefined) throw broken(`${what} of ${JSON.stringify(term)}`);
-    const pack = await this.file<TermPack>(name, (p) => isStringArray(p.terms) && isStringArray(p.data) && p.terms.length === p.data.length);
+    if (name === undefined) throw broken(`postings of ${JSON.stringify(term)}`);
+    const pack = await this.pack(name);
     const index = find(pack.terms, term);
-    if (index < 0) throw broken(`${name}.json (no ${what} of ${JSON.stringify(term)})`);
+    if (index < 0) throw broken(`${name}.json (no postings of ${JSON.stringify(term)})`);
     return pack.data[index]!;
   }
 
@@ -307,6 +359,19 @@ export class IndexReader {
     }
     return count;
   }
+}
+
+/** Index of the last ref of sorted `refs` whose (term, index) is ≤ (`term`, `index`), or -1. */
+function lastRefAtOrBefore(refs: PositionRefs, term: string, index: number): number {
+  let lo = 0;
+  let hi = refs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const [t, i] = refs[mid]!;
+    if (t < term || (t === term && i <= index)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
 }
 
 /** First index of sorted `terms` whose term is ≥ `term`. */

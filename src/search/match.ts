@@ -5,9 +5,10 @@
  *   `IMPLICIT_PREFIX_MIN` characters) and every term one edit away that shares its first
  *   `TYPO_SHARED_PREFIX` characters (from `TYPO_MIN` characters); a `prefix*` clause every term
  *   it prefixes. Expansions are capped at `MAX_EXPANSIONS` per clause, the most frequent first.
- * - A phrase matches where its words are adjacent in one field: every pair of adjacent words is
- *   an entry of the pair dictionary; from three words on, the pairs' stored start positions must
- *   chain up (checked only for the candidates left after every other clause and filter).
+ * - A phrase matches where its words sit at consecutive positions of one field (stop words are
+ *   not counted, so they are transparent): the documents holding all its words in a common field
+ *   are candidates, and the words' stored positions are checked only for the candidates left after
+ *   every other clause and filter.
  * - Positive clauses are ANDed; a document holding a negated clause anywhere (in its field, when
  *   it names one) is removed. A negated word matches that exact word only; `-word*` its prefix.
  * - Ranking is lexicographic: (1) the number of clauses matched by their exact term (a phrase is
@@ -17,8 +18,8 @@
  *   `rankKey` packs (1) and (2) into one integer and `score` adds a fraction from the document
  *   number, so sorting by score is exactly that order.
  */
-import type { Postings } from './codec.ts';
-import { decodePositions } from './codec.ts';
+import type { PositionTable, Postings } from './codec.ts';
+import { POSITION_STREAMS, type PositionStream } from './format.ts';
 import type { MatchedWords } from './highlight.ts';
 import type { IndexReader, TermInfo } from './index-reader.ts';
 import {
@@ -39,7 +40,7 @@ export interface Expansion {
   postings: Postings;
 }
 
-/** A clause with the entries it matches through (a phrase: its pairs of adjacent words, in order). */
+/** A clause with the terms it matches through (a phrase: its words, in order). */
 export interface ClausePlan {
   clause: Clause;
   fields: number;
@@ -94,16 +95,15 @@ function expand(reader: IndexReader, clause: Clause): Promise<Array<{ info: Term
 
 async function expandUncached(reader: IndexReader, clause: Clause): Promise<Array<{ info: TermInfo; exact: boolean }>> {
   if (clause.kind === 'phrase') {
-    // The pairs of adjacent words; a missing pair: the phrase matches nothing (an empty plan).
-    const pairs = clause.terms.slice(1).map((word, i) => `${clause.terms[i]!} ${word}`);
-    const infos = await Promise.all(pairs.map((pair) => reader.lookup('pairs', pair)));
+    // Its words, exactly; a missing word: the phrase matches nothing (an empty plan).
+    const infos = await Promise.all(clause.terms.map((term) => reader.lookup(term)));
     if (infos.some((i) => i === undefined)) return [];
     return infos.map((info) => ({ info: info!, exact: true }));
   }
   const { term, mode } = clause;
   // A negated plain word excludes that word only (DECISIONS §5: "contain it"); `-word*` its prefix.
   if (mode === 'exact' || (mode === 'plain' && (clause.negated || term.length < IMPLICIT_PREFIX_MIN))) {
-    const info = await reader.lookup('terms', term);
+    const info = await reader.lookup(term);
     return info === undefined ? [] : [{ info, exact: true }];
   }
   const typo = mode === 'plain' && term.length >= TYPO_MIN;
@@ -128,8 +128,8 @@ export async function planClause(reader: IndexReader, clause: Clause): Promise<C
 function clauseState(plan: ClausePlan, docCount: number): Uint8Array {
   const state = new Uint8Array(docCount);
   if (plan.clause.kind === 'phrase') {
-    // Fields holding every pair of the phrase; with three words or more, that the pairs chain up
-    // is checked later, on the few remaining candidates.
+    // Fields holding every word of the phrase; that the words are adjacent there is checked
+    // later, on the remaining candidates (`verifyPhrase`).
     if (plan.terms.length === 0) return state;
     const [first, ...rest] = plan.terms;
     const { docs, masks } = first!.postings;
@@ -159,8 +159,8 @@ function clauseState(plan: ClausePlan, docCount: number): Uint8Array {
  */
 function candidatesOf(driver: { plan: ClausePlan; state: Uint8Array }, states: readonly Uint8Array[], open: Uint8Array): Int32Array {
   const { plan, state } = driver;
-  // One term (or a phrase): its postings are the sorted members; else scan the dense state.
-  const src = plan.terms.length === 1 || plan.clause.kind === 'phrase' ? (plan.terms[0]?.postings.docs ?? new Int32Array(0)) : null;
+  // One term (or a phrase: its rarest word): its postings are the sorted members; else scan the dense state.
+  const src = plan.terms.length === 1 || plan.clause.kind === 'phrase' ? (rarest(plan)?.postings.docs ?? new Int32Array(0)) : null;
   const n = src === null ? state.length : src.length;
   const out = new Int32Array(n);
   let count = 0;
@@ -193,37 +193,78 @@ function indexOf(docs: Int32Array, doc: number): number {
   return -1;
 }
 
-/** True when a phrase plan needs positions: three words or more (two words are one exact pair). */
+/** The term of a plan with the fewest documents. */
+function rarest(plan: ClausePlan): Expansion | undefined {
+  let best = plan.terms[0];
+  for (const t of plan.terms) if (t.postings.docs.length < best!.postings.docs.length) best = t;
+  return best;
+}
+
+/** True when a plan needs positions: a phrase whose words are all in the index. */
 function needsPositions(plan: ClausePlan): boolean {
-  return plan.clause.kind === 'phrase' && plan.terms.length > 1;
+  return plan.clause.kind === 'phrase' && plan.terms.length > 0;
 }
 
 /**
- * The fields of each candidate where the phrase's pairs chain up (pair k starts k words after
- * pair 0), given the fields where every pair occurs (`possible`); 0 when nowhere.
+ * The fields of each candidate where the phrase's words are adjacent (word k at k positions after
+ * word 0), given the fields where every word occurs (`possible`, which depends on the index and
+ * the clause only); 0 when nowhere. The returned map may hold other documents verified before.
  */
-async function verifyPhrase(reader: IndexReader, plan: ClausePlan, docs: ArrayLike<number>, possible: Uint8Array): Promise<Map<number, number>> {
-  const verified = new Map<number, number>();
-  const candidates = Array.from(docs);
-  if (candidates.length === 0) return verified;
-  const encoded = await Promise.all(plan.terms.map((t) => reader.positions(t.info)));
-  // Start positions of every pair for every candidate: pair → (candidate → (field bit → positions)).
-  const perWord = plan.terms.map((t, w) => {
-    const idx = candidates.map((d) => indexOf(t.postings.docs, d));
-    const decoded = decodePositions(encoded[w]!, t.postings.masks, [...new Set(idx)].sort((a, b) => a - b));
-    return candidates.map((_, k) => decoded.get(idx[k]!));
+async function verifyPhrase(reader: IndexReader, plan: ClausePlan, candidates: ArrayLike<number>, possible: Uint8Array): Promise<Map<number, number>> {
+  const clause = plan.clause as Extract<Clause, { kind: 'phrase' }>;
+  const key = `${clause.field ?? ''}:${clause.terms.join(' ')}`;
+  const known = reader.phraseMatches(key);
+  const docs = Array.from(candidates).filter((d) => !known.has(d));
+  const found = new Uint8Array(docs.length);
+  // Each position stream, for the candidates that may hold the phrase in its fields only.
+  const streams = (Object.keys(POSITION_STREAMS) as PositionStream[]).map(async (stream) => {
+    const bits = POSITION_STREAMS[stream];
+    const ks: number[] = [];
+    for (let k = 0; k < docs.length; k++) if (possible[docs[k]!]! & bits) ks.push(k);
+    if (ks.length === 0) return;
+    // Row r of each word's table: candidate ks[r] (every candidate is in every word's postings).
+    const tables = await Promise.all(
+      plan.terms.map((t) => {
+        const rows = new Int32Array(ks.length);
+        for (let r = 0; r < ks.length; r++) rows[r] = indexOf(t.postings.docs, docs[ks[r]!]!);
+        return reader.positions(t.info, t.postings.masks, stream, rows);
+      }),
+    );
+    const cursor = new Int32Array(tables.length);
+    ks.forEach((k, r) => {
+      const may = possible[docs[k]!]! & bits;
+      for (let f = 0; f < 3; f++) if (may & (1 << f) && adjacent(tables, r, f, cursor)) found[k] = found[k]! | (1 << f);
+    });
   });
-  candidates.forEach((doc, k) => {
-    let fields = 0;
-    for (let bit = 1; bit <= 4; bit <<= 1) {
-      if (!(possible[doc]! & bit)) continue;
-      const sets = perWord.map((w) => new Set(w[k]?.get(bit) ?? []));
-      const starts = perWord[0]![k]?.get(bit) ?? [];
-      if (starts.some((p) => sets.every((s, i) => s.has(p + i)))) fields |= bit;
+  await Promise.all(streams);
+  for (let k = 0; k < docs.length; k++) known.set(docs[k]!, found[k]!);
+  reader.rememberPhrase(key, known);
+  return known;
+}
+
+/**
+ * True when, in row `r` and field slot `f`, some position p of word 0 has word w at p + w for every
+ * w. Positions are sorted, so one forward cursor per word suffices (`cursor`: scratch space).
+ */
+function adjacent(tables: readonly PositionTable[], r: number, f: number, cursor: Int32Array): boolean {
+  const slot = r * 3 + f;
+  for (let w = 1; w < tables.length; w++) cursor[w] = tables[w]!.start[slot]!;
+  const first = tables[0]!;
+  for (let x = first.start[slot]!; x < first.start[slot + 1]!; x++) {
+    const p = first.values[x]!;
+    let all = true;
+    for (let w = 1; w < tables.length && all; w++) {
+      const { start, values } = tables[w]!;
+      const end = start[slot + 1]!;
+      let j = cursor[w]!;
+      while (j < end && values[j]! < p + w) j++;
+      cursor[w] = j;
+      if (j === end) return false; // later p are larger: word w has nothing left to match
+      all = values[j] === p + w;
     }
-    verified.set(doc, fields);
-  });
-  return verified;
+    if (all) return true;
+  }
+  return false;
 }
 
 /** Evaluate planned clauses under a filter: the matching documents, ranked. */
@@ -231,12 +272,13 @@ export async function evaluate(reader: IndexReader, plans: readonly ClausePlan[]
   const positive = plans.filter((p) => !p.clause.negated).map((plan) => ({ plan, state: clauseState(plan, docCount) }));
   const negative = plans.filter((p) => p.clause.negated).map((plan) => ({ plan, state: clauseState(plan, docCount) }));
 
-  // Drive from the clause with the fewest postings.
-  const size = (p: ClausePlan): number => p.terms.reduce((n, t) => n + t.postings.docs.length, 0);
+  // Drive from the clause with the fewest postings (a phrase: those of its rarest word).
+  const size = (p: ClausePlan): number =>
+    p.clause.kind === 'phrase' ? (rarest(p)?.postings.docs.length ?? 0) : p.terms.reduce((n, t) => n + t.postings.docs.length, 0);
   let driver = positive[0]!;
   for (const p of positive) if (size(p.plan) < size(driver.plan)) driver = p;
 
-  // One mask of what the filters and the negated words leave (a long negated phrase needs positions: later).
+  // One mask of what the filters and the negated words leave (a negated phrase needs positions: later).
   const open = filterMask(filter, docCount) ?? new Uint8Array(docCount).fill(1);
   for (const n of negative) {
     if (needsPositions(n.plan)) continue;
@@ -249,7 +291,7 @@ export async function evaluate(reader: IndexReader, plans: readonly ClausePlan[]
   for (const p of positive) {
     if (!needsPositions(p.plan)) continue;
     const verified = await verifyPhrase(reader, p.plan, candidates, p.state);
-    for (const [doc, fields] of verified) p.state[doc] = fields | (fields << 3);
+    for (const doc of candidates) p.state[doc] = verified.get(doc)! | (verified.get(doc)! << 3);
     candidates = candidates.filter((d) => verified.get(d)! !== 0);
   }
   for (const n of negative) {
