@@ -3,10 +3,15 @@
  * atomically (DECISIONS §2–3). A build with problems writes nothing unless `skipInvalid` is set, and then
  * only when every problem is confined to a skill folder (which is left out and reported).
  * Output is deterministic: it depends only on the content, plus `builtAt` in the manifest when
- * `SOURCE_DATE_EPOCH` is set.
+ * `SOURCE_DATE_EPOCH` is set. `incremental` re-uses the build cache (build/build-cache.ts) for
+ * skills whose input did not change, and hard-links output files whose bytes did not change; the
+ * cache is written only after the new output was swapped in.
  */
+import { realpathSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import type { Manifest } from '../src/manifest.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
+import { defaultCacheDir, readLoadCache, writeLoadCache } from './build-cache.ts';
 import { loadContent } from './load-content.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { Problem } from './model.ts';
@@ -30,8 +35,14 @@ export interface BuildOptions {
   site?: boolean;
   /** Path the output is served under (`/my-repo/` on GitHub Pages), for the site files; default `/`. */
   base?: string;
-  /** Re-use files of the previous output whose bytes did not change (hard links); same output as a clean build. */
+  /**
+   * Re-use what did not change, with the same output as a clean build: each skill folder whose
+   * input is unchanged skips parsing and validation (the build cache in `cacheDir`), and output
+   * files whose bytes did not change are hard-linked from the previous output.
+   */
   incremental?: boolean;
+  /** Folder of the build cache of `incremental`; default `node_modules/.cache/skills-api` under the working directory. */
+  cacheDir?: string;
   /** Told what the build is doing: each step as it starts, then every 1,000 files written. */
   onProgress?: (step: string, files: number) => void;
 }
@@ -49,6 +60,8 @@ export interface BuildReport {
   bytes: number;
   /** Of those files, how many were taken over unchanged from the previous output (`incremental`). */
   reused: number;
+  /** Skill folders whose parsing and validation were re-used from the build cache (`incremental`). */
+  fromCache: number;
   /** The manifest written at `MANIFEST_PATH`. */
   manifest: Manifest;
   /** Wall time in milliseconds. */
@@ -79,7 +92,15 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     options.onProgress?.(step, files);
   };
   progress('loading content');
-  const { content, problems, skipped } = await loadContent(options.contentDir);
+  const incremental = options.incremental === true;
+  const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
+  const out = resolve(options.outDir);
+  if (incremental && (cacheDir === out || cacheDir.startsWith(out + sep))) {
+    // The output is replaced as a whole and published: a cache there would be deleted or served.
+    throw new Error(`the build cache folder ${cacheDir} must be outside the output ${out}`);
+  }
+  const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
+  const { content, problems, skipped, cache, fromCache } = await loadContent(options.contentDir, { previous });
   const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
   if (problems.length > 0 && !(options.skipInvalid === true && skippable)) throw new BuildError(problems);
 
@@ -100,7 +121,16 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     const final: Manifest = { ...written, search, ...(builtAt === undefined ? {} : { builtAt }) };
     await writer.emit(MANIFEST_PATH, final);
     return final;
-  }, { reuse: options.incremental === true });
+  }, { reuse: incremental });
+  // After the swap: a build killed before this line leaves the older cache, which is keyed by
+  // input hashes and so never wrong.
+  if (incremental && cache !== undefined) {
+    try {
+      writeLoadCache(cacheDir, cache);
+    } catch {
+      // The output is in place; without a cache the next build only loads everything again.
+    }
+  }
   return {
     skills: content.skills.length,
     skipped,
@@ -108,9 +138,21 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     files: stats.files,
     bytes: stats.bytes,
     reused: stats.reused,
+    fromCache,
     manifest,
     ms: Math.round(performance.now() - started),
   };
+}
+
+/** The stored build cache of content folder `contentDir`, if any (a missing folder has none). */
+function readCacheOf(cacheDir: string, contentDir: string): ReturnType<typeof readLoadCache> {
+  let real: string;
+  try {
+    real = realpathSync.native(contentDir);
+  } catch {
+    return undefined;
+  }
+  return readLoadCache(cacheDir, real);
 }
 
 /** `SOURCE_DATE_EPOCH` (whole seconds) as an ISO timestamp; undefined when unset or empty. */

@@ -1,7 +1,9 @@
 /**
- * `npm run build -- [--content DIR] [--out DIR] [--skip-invalid] [--incremental] [--base PATH]`: build a content folder
- * (default `content`) into a static tree (default `public`); `--base` is the path the output is
- * served under (default `/`, e.g. `/my-repo/` for a GitHub project page).
+ * `npm run build -- [--content DIR] [--out DIR] [--skip-invalid] [--incremental] [--cache-dir DIR] [--base PATH]`:
+ * build a content folder (default `content`) into a static tree (default `public`); `--base` is
+ * the path the output is served under (default `/`, e.g. `/my-repo/` for a GitHub project page).
+ * `--incremental` re-uses unchanged work through a build cache in `--cache-dir` (default
+ * `node_modules/.cache/skills-api`).
  *
  * Exit codes: 0 built; 1 the content has problems (each printed as `path → field: message`) or
  * the build failed; 2 bad command line.
@@ -11,7 +13,8 @@ import { BuildError, runBuild, type BuildReport } from './build.ts';
 import { formatProblem } from './problems.ts';
 import { normalizeBase } from './site.ts';
 
-const USAGE = 'usage: npm run build -- [--content DIR] [--out DIR] [--skip-invalid] [--incremental] [--base PATH]';
+const USAGE =
+  'usage: npm run build -- [--content DIR] [--out DIR] [--skip-invalid] [--incremental] [--cache-dir DIR] [--base PATH]';
 
 /** Run the CLI with `argv` (without node and script); returns the exit code. */
 async function main(argv: readonly string[]): Promise<number> {
@@ -24,6 +27,7 @@ async function main(argv: readonly string[]): Promise<number> {
         out: { type: 'string', default: 'public' },
         'skip-invalid': { type: 'boolean', default: false },
         incremental: { type: 'boolean', default: false },
+        'cache-dir': { type: 'string' },
         base: { type: 'string', default: '/' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -50,6 +54,7 @@ async function main(argv: readonly string[]): Promise<number> {
       outDir: values.out,
       skipInvalid: values['skip-invalid'],
       incremental: values.incremental,
+      ...(values['cache-dir'] === undefined ? {} : { cacheDir: values['cache-dir'] }),
       base: values.base,
       ...(process.stderr.isTTY ? { onProgress: showProgress() } : {}),
     });
@@ -85,7 +90,8 @@ function showProgress(): (step: string, files: number) => void {
 function summary(report: BuildReport, out: string): string {
   const size = report.bytes >= 1024 * 1024 ? `${(report.bytes / (1024 * 1024)).toFixed(1)} MiB` : `${(report.bytes / 1024).toFixed(1)} KiB`;
   const reused = report.reused > 0 ? ` (${report.reused} unchanged, re-used)` : '';
-  return `built ${report.skills} skills into ${out}: ${report.files} files${reused}, ${size}, ${report.ms} ms`;
+  const cached = report.fromCache > 0 ? `, ${report.fromCache} unchanged skills from the cache` : '';
+  return `built ${report.skills} skills into ${out}${cached}: ${report.files} files${reused}, ${size}, ${report.ms} ms`;
 }
 
 process.exitCode = await main(process.argv.slice(2));

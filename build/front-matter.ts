@@ -1,19 +1,23 @@
 /**
  * Safe SKILL.md front matter: YAML only, no code, bounded work. SKILL.md files come from
- * untrusted repositories, so the parser refuses anything gray-matter or a YAML library would
- * otherwise "helpfully" run or expand (BAD_INPUTS 1–11):
+ * untrusted repositories, so the parser refuses anything a front-matter tool or a YAML library
+ * would otherwise "helpfully" run or expand (BAD_INPUTS 1–11):
  *
- * - the first line (after an optional BOM) must be exactly `---`, so no front-matter language
- *   (`---js`, `---json`, `---toString`, ...) ever reaches gray-matter's engine lookup, and gray-matter
- *   gets its `js`/`javascript` engines replaced by functions that throw anyway;
+ * - the first line (after an optional BOM) must be exactly `---` and the block ends at the first
+ *   line of exactly `---`, so no front-matter language (`---js`, `---json`, `---toString`, ...) is
+ *   ever looked up. The block is split here, the way gray-matter splits it (the format authors
+ *   know), without gray-matter: its engines could run code, and its per-call work (a content-keyed
+ *   cache lookup, a Buffer copy of every file) cost more than the YAML itself;
  * - the YAML goes through `yaml` with an alias limit, unique keys, and every error or warning
  *   (unresolved `!!js/function`, `!tags`) rejected. The schema is YAML 1.2 core plus timestamps
  *   and `<<` merges: what authors expect from js-yaml-based tools. Plain YAML 1.1 would turn
  *   `description: No` into `false`, `n:` into a `false` key and `time: 12:30` into 750;
+ * - a block of only `key: text` lines, one level of nesting and word lists (nearly every
+ *   SKILL.md) takes a fast path that accepts exactly what `yaml` reads the same way, and hands
+ *   anything else to `yaml`;
  * - the root must be a mapping; values become plain JSON data (dates as ISO strings, `__proto__`
  *   kept as an ordinary own key, nesting depth bounded).
  */
-import matter from 'gray-matter';
 import { parseDocument } from 'yaml';
 import { quote } from './problems.ts';
 
@@ -55,8 +59,6 @@ const fail = (message: string, field?: string): never => {
   throw new FrontMatterError([field === undefined ? { message } : { field, message }]);
 };
 
-const refuseCode = (): never => fail('front matter must be YAML: executable front matter is never run');
-
 /**
  * Parse a SKILL.md text (BOM allowed, LF or CRLF): check the delimiters, parse the YAML front
  * matter safely and require non-empty string `name` and `description`. Throws only
@@ -64,40 +66,27 @@ const refuseCode = (): never => fail('front matter must be YAML: executable fron
  */
 export function parseFrontMatter(text: string): FrontMatter {
   const src = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  checkDelimiters(src);
-  let file: { data: unknown; content: string };
-  try {
-    // Always an options object: without one gray-matter caches by content and shares results.
-    file = matter(src, {
-      language: 'yaml',
-      engines: { js: refuseCode, javascript: refuseCode, yaml: parseYaml },
-    });
-  } catch (error) {
-    if (error instanceof FrontMatterError) throw error;
-    return fail(`front matter could not be read: ${messageOf(error)}`);
-  }
-  const data = file.data;
-  // gray-matter turns an empty block into `{}` and may hand back non-objects from odd engines.
-  if (!isPlainObject(data)) return fail('front matter must be a mapping');
+  const { block, body } = splitFrontMatter(src);
+  // Like gray-matter: a block of only blank and comment lines is an empty mapping, not YAML null.
+  const data: Record<string, unknown> = block.replace(/^\s*#[^\n]+/gm, '').trim() === '' ? {} : (simpleMapping(block) ?? parseYaml(block));
   const issues: FrontMatterIssue[] = [];
   const name = requiredText(data, 'name', issues);
   const description = requiredText(data, 'description', issues);
   const plain = toPlain(data, '', 0, issues) as Record<string, unknown>;
   if (issues.length > 0) throw new FrontMatterError(issues);
-  return { data: plain, name, description, body: file.content };
+  return { data: plain, name, description, body };
 }
 
 /**
- * The first line must be exactly `---` and a later line must be exactly `---` too (a trailing CR
- * is allowed on both). gray-matter alone would read `---js` as a language, and take any line
- * *starting* with `---` as the end.
+ * Split `src` into its YAML block and body. The first line must be exactly `---` and a later line
+ * must be exactly `---` too (a trailing CR is allowed on both): the block ends at the first
+ * `\n---`, and the body starts after that line (one CR and one LF dropped), as in gray-matter.
  */
-function checkDelimiters(src: string): void {
+function splitFrontMatter(src: string): { block: string; body: string } {
   const firstEnd = src.indexOf('\n');
   const first = firstEnd === -1 ? src : src.slice(0, firstEnd);
   if (!first.startsWith('---')) fail('missing front matter: the file must start with a line of exactly ---');
   if (first !== '---' && first !== '---\r') fail('front matter must start with a line of exactly ---');
-  // gray-matter ends the block at the first "\n---" after the opening line.
   const close = firstEnd === -1 ? -1 : src.indexOf('\n---', firstEnd);
   if (close === -1) fail('front matter has no closing line of exactly ---');
   const lineEnd = src.indexOf('\n', close + 1);
@@ -105,14 +94,112 @@ function checkDelimiters(src: string): void {
   if (closing !== '---' && closing !== '---\r') {
     fail(`front matter must end with a line of exactly ---, found ${quote(closing.slice(0, 40))}`);
   }
+  let body = src.slice(close + 4);
+  if (body.startsWith('\r')) body = body.slice(1);
+  if (body.startsWith('\n')) body = body.slice(1);
+  return { block: src.slice(3, close), body };
 }
 
-/** The YAML engine given to gray-matter: YAML 1.2 core + timestamps, no code, bounded aliases, nothing unresolved. */
-function parseYaml(source: string): object {
+/** `key: value` with a plain key; the value is checked by `simpleText`. */
+const SIMPLE_LINE = /^([A-Za-z][A-Za-z0-9_-]*): +(.*?) *$/;
+/** Characters a plain scalar may hold anywhere (no controls, C1, line or BOM code points, no surrogates). */
+const SIMPLE_CHARS = /^[\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd]*$/;
+/** Plain scalars the core schema reads as null or booleans instead of text. */
+const NOT_TEXT = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
+
+/**
+ * The string YAML 1.2 core reads from a one-line value, for the common forms only: plain text
+ * starting with a letter (no `: ` or ` #`, not null or a boolean), a version such as `1.2.3`, or
+ * text in double or single quotes with no escape or quote inside. Undefined for anything else.
+ */
+function simpleText(value: string): string | undefined {
+  if (!SIMPLE_CHARS.test(value)) return undefined;
+  const quote = value[0];
+  if (quote === '"' || quote === "'") {
+    const inner = value.slice(1, -1);
+    const plainInside = quote === '"' ? !/["\\]/.test(inner) : !inner.includes("'");
+    return value.length >= 2 && value.endsWith(quote) && plainInside ? inner : undefined;
+  }
+  if (/^\d+(?:\.\d+){2,}$/.test(value)) return value;
+  const plain = /^[A-Za-z]/.test(value) && !value.includes(': ') && !value.endsWith(':') && !value.includes(' #');
+  return plain && !NOT_TEXT.has(value) ? value : undefined;
+}
+
+/** A one-line flow list of plain words: `[a, b c, d]`. */
+const FLOW_LIST = /^\[([^[\]{},]*(?:,[^[\]{},]*)*)\]$/;
+
+/**
+ * The value of a one-line `simpleText`, a flow list of plain words or a `YYYY-MM-DD` date, as
+ * YAML 1.2 core with timestamps reads it (a date the way `yaml` computes it, out-of-range days
+ * rolling over).
+ */
+function simpleValue(value: string): string | string[] | Date | undefined {
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (date !== null) return new Date(Date.UTC(+date[1]!, +date[2]! - 1, +date[3]!));
+  const list = FLOW_LIST.exec(value);
+  if (list === null) return simpleText(value);
+  if (list[1]!.trim() === '') return [];
+  const items = list[1]!.split(',').map((item) => item.trim());
+  return items.every((item) => /^[A-Za-z][A-Za-z0-9_. -]*$/.test(item) && !NOT_TEXT.has(item)) ? items : undefined;
+}
+
+/**
+ * The fast path of the front matter: when every line of `block` is empty, `key: value` with a
+ * plain key and a `simpleValue`, or `key:` followed by such lines indented alike (one level of
+ * nesting) — no continuation lines, comments, repeated keys or CR — the mapping `yaml` would read
+ * from it; otherwise undefined, and `yaml` reads the block. Exported for the test that checks it
+ * against `parseYaml`.
+ */
+export function simpleMapping(block: string): Record<string, unknown> | undefined {
+  if (block.includes('\r')) return undefined;
+  const out: Record<string, unknown> = {};
+  /** The mapping of the last `key:` line, while its indented lines are read. */
+  let nested: Record<string, unknown> | undefined;
+  let indent = '';
+  for (const line of block.split('\n')) {
+    if (line === '') continue;
+    if (nested !== undefined && line.startsWith(' ')) {
+      indent ||= /^ +/.exec(line)![0];
+      if (!line.startsWith(indent) || line[indent.length] === ' ' || !addEntry(nested, line.slice(indent.length))) return undefined;
+      continue;
+    }
+    // `key:` with nothing under it is null, not a mapping.
+    if (nested !== undefined && Object.keys(nested).length === 0) return undefined;
+    nested = undefined;
+    const parent = /^([A-Za-z][A-Za-z0-9_-]*):$/.exec(line)?.[1];
+    if (parent !== undefined) {
+      if (simpleText(parent) !== parent || Object.hasOwn(out, parent)) return undefined;
+      nested = {};
+      indent = '';
+      out[parent] = nested;
+    } else if (!addEntry(out, line)) {
+      return undefined;
+    }
+  }
+  if (nested !== undefined && Object.keys(nested).length === 0) return undefined;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Add the `key: value` of `line` to `map`; false when the line is not that simple or the key repeats. */
+function addEntry(map: Record<string, unknown>, line: string): boolean {
+  const match = SIMPLE_LINE.exec(line);
+  if (match === null) return false;
+  const [, key, raw] = match as unknown as [string, string, string];
+  const value = simpleValue(raw);
+  if (value === undefined || simpleText(key) !== key || Object.hasOwn(map, key)) return false;
+  map[key] = value;
+  return true;
+}
+
+/**
+ * A front-matter block read as YAML 1.2 core + timestamps: no code, bounded aliases, nothing
+ * unresolved; a mapping or a `FrontMatterError`. Exported for the test of `simpleMapping`.
+ */
+export function parseYaml(source: string): Record<string, unknown> {
   let doc;
   try {
-    // The block ends where gray-matter found "\n---": in a CRLF file its last line keeps a lone
-    // CR, which would otherwise end up inside the last value.
+    // The block ends at "\n---": in a CRLF file its last line keeps a lone CR, which would
+    // otherwise end up inside the last value.
     doc = parseDocument(`${source}\n`, {
       version: '1.2',
       schema: 'core',

@@ -7,9 +7,15 @@
  * Untrusted input rules: symbolic links are never followed (discovery does not descend into them,
  * files are opened with O_NOFOLLOW), every file is size-checked before it is read, folder names
  * are checked before they can become output paths, and case/Unicode variants of one id collide.
+ *
+ * Per skill folder, the files are read first (one folder listing gives their types), then hashed
+ * with the folder's name: given the results of an earlier load (`previous`, the build cache of
+ * `--incremental`, build/build-cache.ts) a folder whose hash and shared inputs (categories and
+ * platforms) are unchanged re-uses its record and problems, and only the rest is parsed and
+ * validated. Reading is synchronous and one folder at a time (see `readRegularFile`).
  */
-import { createHash } from 'node:crypto';
-import { promises as fs, realpathSync } from 'node:fs';
+import { createHash, type Hash } from 'node:crypto';
+import { readdirSync, realpathSync, type Dirent } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fg from 'fast-glob';
 import type { z } from 'zod';
@@ -19,12 +25,15 @@ import {
   StatsFile,
   categoriesProblems,
   platformsProblems,
+  quickSkillJson,
+  quickStats,
   skillJsonProblems,
   skillJsonSchema,
   statsProblems,
   type KnownIds,
   type SkillJson,
 } from './content-schemas.ts';
+import { restoreRecord, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from './front-matter.ts';
 import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
 import { problem, zodProblems } from './problems.ts';
@@ -43,10 +52,23 @@ export interface LoadResult {
    * `skills/<owner>` for an owner folder that cannot be read), sorted.
    */
   skipped: string[];
+  /** Every skill folder's result, for a later load to re-use; absent when the content folder was not found. */
+  cache?: LoadCache<SkillRecord>;
+  /** How many skill folders re-used the result of the earlier load (`LoadOptions.previous`). */
+  fromCache: number;
 }
 
-/** How many skill folders are read at once. */
-const CONCURRENCY = 16;
+/** Options of `loadContent`. */
+export interface LoadOptions {
+  /** Results of an earlier load (the build cache); used only where its inputs are unchanged. */
+  previous?: LoadCache<StoredRecord> | undefined;
+}
+
+/** The files of a skill folder that are read, in the order their problems are reported. */
+const SKILL_FILES = ['SKILL.md', 'skill.json', 'stats.json'] as const;
+
+/** A file as read: its bytes, missing, or unsafe to read (the error says why). */
+type Input = Buffer | 'missing' | UnsafeFileError;
 
 /** A `skills/<owner>/<repo>` folder found by discovery. */
 interface Candidate {
@@ -60,68 +82,95 @@ interface Candidate {
  * Load `contentDir`. Problems inside a skill folder leave that skill out (listed in `skipped`);
  * problems of categories.json, platforms.json or the `skills` folder itself affect everything.
  */
-export async function loadContent(contentDir: string): Promise<LoadResult> {
+export async function loadContent(contentDir: string, options: LoadOptions = {}): Promise<LoadResult> {
   const root = resolve(contentDir);
   const rootStats = await lstatOrUndefined(root);
   if (rootStats === undefined || !(rootStats.isDirectory() || rootStats.isSymbolicLink())) {
     return failed([problem('.', `content folder ${JSON.stringify(contentDir)} not found`)]);
   }
   // The content folder itself may be a link (the user named it); nothing below it may be.
-  const realRoot = await fs.realpath(root);
+  // The native realpath, like the per-skill check in `loadSkill`, so the two always agree.
+  const realRoot = realpathSync.native(root);
   const problems: Problem[] = [];
 
-  const categories = await loadJsonFile(realRoot, 'categories.json', CategoriesFile, categoriesProblems, problems);
-  const platforms = await loadJsonFile(realRoot, 'platforms.json', PlatformsFile, platformsProblems, problems);
+  const categories = loadJsonFile(realRoot, 'categories.json', CategoriesFile, categoriesProblems, problems);
+  const platforms = loadJsonFile(realRoot, 'platforms.json', PlatformsFile, platformsProblems, problems);
   const known: KnownIds = {
     categories: categories && new Set(categories.categories.flatMap((c) => [c.slug, ...c.subcategories.map((s) => s.slug)])),
     platforms: platforms && new Set(platforms.platforms.map((p) => p.id)),
   };
+  // Everything a skill's validation reads besides its own folder.
+  const shared = createHash('sha256')
+    .update(JSON.stringify([categories?.categories ?? null, platforms?.platforms ?? null]))
+    .digest('hex');
+  const previous = options.previous?.contentDir === realRoot && options.previous.shared === shared ? options.previous.skills : undefined;
 
   const found = await discover(realRoot, problems);
   const collisions = collisionProblems(found.candidates);
-  // One schema for every skill.json: building it (and zod's compiled fast path) per skill cost
-  // more than validating.
-  const skillSchema = skillJsonSchema(known);
-  const results = await mapLimit(found.candidates, CONCURRENCY, (candidate) =>
-    loadSkill(realRoot, candidate, skillSchema, platforms?.platforms ?? [], collisions.get(candidate.dir) ?? []),
-  );
-
+  const context: SkillContext = {
+    root: realRoot,
+    // One schema for every skill.json: building it (and zod's compiled fast path) per skill cost
+    // more than validating.
+    skillSchema: skillJsonSchema(known),
+    known,
+    platforms: platforms?.platforms ?? [],
+    previous,
+    next: new Map(),
+    fromCache: 0,
+  };
   const skills: SkillRecord[] = [];
   const skipped = [...found.skipped];
-  results.forEach((result, i) => {
+  for (const candidate of found.candidates) {
+    const result = loadSkill(context, candidate, collisions.get(candidate.dir) ?? []);
     problems.push(...result.problems);
     if (result.record !== undefined) skills.push(result.record);
-    else skipped.push(found.candidates[i]!.dir);
-  });
+    else skipped.push(candidate.dir);
+  }
   skills.sort((a, b) => compareCodeUnits(a.id, b.id));
   skipped.sort(compareCodeUnits);
   return {
     content: { skills, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [] },
     problems,
     skipped,
+    cache: { contentDir: realRoot, shared, skills: context.next },
+    fromCache: context.fromCache,
   };
 }
 
 function failed(problems: Problem[]): LoadResult {
-  return { content: { skills: [], categories: [], platforms: [] }, problems, skipped: [] };
+  return { content: { skills: [], categories: [], platforms: [] }, problems, skipped: [], fromCache: 0 };
 }
 
 /**
  * Read, parse and validate one JSON file of the content folder, appending its problems.
  * Returns the parsed value only when the file has no problem at all.
  */
-async function loadJsonFile<T extends z.ZodType>(
+function loadJsonFile<T extends z.ZodType>(
   root: string,
   file: string,
   schema: T,
   crossCheck: (file: string, raw: unknown) => Problem[],
   problems: Problem[],
-  required = true,
-): Promise<z.output<T> | undefined> {
-  const raw = await readJson(root, file, required, problems);
+): z.output<T> | undefined {
+  return validateJson(file, jsonOf(file, readInput(root, file), true, problems), schema, crossCheck, problems);
+}
+
+/**
+ * Validate parsed JSON (undefined: nothing to validate), appending problems; the value only when
+ * it has none. `quick` (see `quickSkillJson`) may answer for a plainly valid value instead of zod.
+ */
+function validateJson<T extends z.ZodType>(
+  file: string,
+  raw: unknown,
+  schema: T,
+  crossCheck: (file: string, raw: unknown) => Problem[],
+  problems: Problem[],
+  quick?: (raw: unknown) => z.output<T> | undefined,
+): z.output<T> | undefined {
   if (raw === undefined) return undefined;
   const found: Problem[] = [];
-  const parsed = schema.safeParse(raw);
+  const data = quick?.(raw);
+  const parsed = data !== undefined ? { success: true as const, data } : schema.safeParse(raw);
   if (!parsed.success) found.push(...zodProblems(file, parsed.error, raw));
   found.push(...crossCheck(file, raw));
   problems.push(...found);
@@ -129,8 +178,8 @@ async function loadJsonFile<T extends z.ZodType>(
 }
 
 /** The parsed JSON of `file`, or undefined (missing optional file, or a problem recorded). */
-async function readJson(root: string, file: string, required: boolean, problems: Problem[]): Promise<unknown> {
-  const read = await readText(root, file, problems);
+function jsonOf(file: string, input: Input, required: boolean, problems: Problem[]): unknown {
+  const read = textOf(file, input, problems);
   if (read === 'missing' && required) problems.push(problem(file, 'missing (required)'));
   if (typeof read === 'string') return undefined;
   try {
@@ -141,27 +190,44 @@ async function readJson(root: string, file: string, required: boolean, problems:
   }
 }
 
-/**
- * The bytes and UTF-8 text (BOM kept) of `file`; `'missing'`, or `'invalid'` after recording a
- * problem (a link, not a regular file, too large, not UTF-8).
- */
-async function readText(root: string, file: string, problems: Problem[]): Promise<{ text: string; bytes: Buffer } | 'missing' | 'invalid'> {
-  let bytes: Buffer | undefined;
+/** `file` of the content folder as read; `entry`: see `readRegularFile`. */
+function readInput(root: string, file: string, entry?: Dirent): Input {
   try {
-    bytes = readRegularFile(join(root, file));
+    return readRegularFile(join(root, file), undefined, entry) ?? 'missing';
   } catch (error) {
-    if (!(error instanceof UnsafeFileError)) throw error;
-    problems.push(problem(file, error.message));
+    if (error instanceof UnsafeFileError) return error;
+    throw error;
+  }
+}
+
+/**
+ * The UTF-8 text (BOM kept) of `input`; `'missing'`, or `'invalid'` after recording a problem
+ * (a link, not a regular file, too large, not UTF-8).
+ */
+function textOf(file: string, input: Input, problems: Problem[]): { text: string } | 'missing' | 'invalid' {
+  if (input === 'missing') return 'missing';
+  if (input instanceof UnsafeFileError) {
+    problems.push(problem(file, input.message));
     return 'invalid';
   }
-  if (bytes === undefined) return 'missing';
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), bytes };
-  } catch {
+  const text = decodeUtf8(input);
+  if (text === undefined) {
     problems.push(problem(file, 'is not valid UTF-8'));
     return 'invalid';
   }
+  return { text };
 }
+
+/** `bytes` as UTF-8 (a BOM kept as U+FEFF), or undefined when they are not valid UTF-8. */
+function decodeUtf8(bytes: Buffer): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Every `skills/<owner>/<repo>` folder, sorted. Links at either level are problems (and their
@@ -218,30 +284,111 @@ function collisionProblems(candidates: readonly Candidate[]): Map<string, Proble
   return out;
 }
 
-/** Validate one skill folder; a record only when it has no problem. */
-async function loadSkill(
-  root: string,
+/** What every skill folder of one load shares. */
+interface SkillContext {
+  /** The content folder's real path. */
+  root: string;
+  skillSchema: ReturnType<typeof skillJsonSchema>;
+  known: KnownIds;
+  platforms: readonly PlatformDef[];
+  /** The earlier load's results by folder, when they can be re-used (same content folder and shared inputs). */
+  previous: ReadonlyMap<string, CachedSkill<StoredRecord>> | undefined;
+  /** This load's results by folder. */
+  next: Map<string, CachedSkill<SkillRecord>>;
+  /** Folders that re-used `previous`. */
+  fromCache: number;
+}
+
+/**
+ * Load one skill folder: a record only when it has no problem. `collisions` (with other folders)
+ * come first among its problems and are never cached: they depend on the other folders.
+ */
+function loadSkill(
+  context: SkillContext,
   candidate: Candidate,
-  skillSchema: ReturnType<typeof skillJsonSchema>,
-  platforms: readonly PlatformDef[],
   collisions: readonly Problem[],
-): Promise<{ record?: SkillRecord; problems: Problem[] }> {
-  const { owner, repo, dir } = candidate;
-  const problems: Problem[] = [...collisions];
+): { record?: SkillRecord; problems: Problem[] } {
+  const { dir } = candidate;
+  const abs = join(context.root, dir);
+  // Discovery never lists links, but a folder swapped for one since then must not be read.
+  const real = realpathOrUndefined(abs);
+  if (real === undefined || real !== abs) {
+    const why = real === undefined ? 'disappeared while building' : 'resolves outside its place in the content folder';
+    return { problems: [...collisions, ...segmentProblems(candidate), problem(dir, why)] };
+  }
+  // One listing of the folder tells the type of each file, in place of an lstat per file.
+  const listing = listFolder(abs);
+  const inputs = SKILL_FILES.map((name) => readInput(context.root, `${dir}/${name}`, listing.get(name))) as SkillInputs;
+  const hasIndex = hasMarketplaceIndex(abs, listing.get('.claude-plugin'));
+  const skillSha = Buffer.isBuffer(inputs[0]) ? createHash('sha256').update(inputs[0]).digest('hex') : undefined;
+  const hash = inputHash(dir, inputs, skillSha, hasIndex);
+  const cached = context.previous?.get(dir);
+  const reused = cached?.hash === hash ? restore(cached, inputs[0], skillSha) : undefined;
+  if (reused !== undefined) context.fromCache += 1;
+  const own = reused ?? { hash, ...evaluateSkill(candidate, inputs, skillSha, hasIndex, context) };
+  context.next.set(dir, own);
+  if (collisions.length > 0) return { problems: [...collisions, ...own.problems] };
+  return own.record === undefined ? { problems: own.problems } : { problems: own.problems, record: own.record };
+}
+
+/** The inputs of `SKILL_FILES`, in that order. */
+type SkillInputs = [skill: Input, json: Input, stats: Input];
+
+/**
+ * SHA-256 of everything `evaluateSkill` reads from the folder: its name, each file as read, the
+ * index flag. SKILL.md enters by its own SHA-256 (`skillSha`, which the record carries anyway), so
+ * its bytes, most of a folder's, are hashed once.
+ */
+function inputHash(dir: string, [skill, ...json]: SkillInputs, skillSha: string | undefined, hasIndex: boolean): string {
+  const hash: Hash = createHash('sha256').update(`${dir}\0${hasIndex}\0SKILL.md\0`);
+  hash.update(skillSha !== undefined ? `sha256 ${skillSha}\0` : describeInput(skill));
+  json.forEach((input, i) => {
+    hash.update(`${SKILL_FILES[i + 1]}\0`);
+    if (Buffer.isBuffer(input)) hash.update(`bytes ${input.length}\0`).update(input);
+    else hash.update(describeInput(input));
+  });
+  return hash.digest('hex');
+}
+
+/** A missing or unsafe input, for `inputHash`. */
+function describeInput(input: 'missing' | UnsafeFileError | Buffer): string {
+  return input === 'missing' ? 'missing\0' : input instanceof UnsafeFileError ? `unsafe ${input.message}\0` : 'bytes\0';
+}
+
+/**
+ * A cached result made whole again: its record gets the text, SHA-256 and size of SKILL.md back.
+ * Undefined when that cannot be done (never expected: the hash covers those bytes).
+ */
+function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: string | undefined): CachedSkill<SkillRecord> | undefined {
+  const { hash, problems, record } = cached;
+  if (record === undefined) return { hash, problems };
+  const text = Buffer.isBuffer(skill) ? decodeUtf8(skill) : undefined;
+  if (text === undefined || skillSha === undefined) return undefined;
+  return { hash, problems, record: restoreRecord(record, text, skillSha, (skill as Buffer).length) };
+}
+
+/** Problems of the folder names themselves. */
+function segmentProblems({ owner, repo, dir }: Candidate): Problem[] {
+  const problems: Problem[] = [];
   for (const [kind, name] of [['owner', owner], ['repo', repo]] as const) {
     const why = segmentProblem(kind, name);
     if (why !== undefined) problems.push(problem(dir, why, kind));
   }
-  const abs = join(root, dir);
-  // Discovery never lists links, but a folder swapped for one since then must not be read.
-  const real = realpathOrUndefined(abs);
-  if (real === undefined || real !== abs) {
-    problems.push(problem(dir, real === undefined ? 'disappeared while building' : 'resolves outside its place in the content folder'));
-    return { problems };
-  }
+  return problems;
+}
 
+/** Parse and validate a skill folder's files as read: its problems, and its record when there are none. */
+function evaluateSkill(
+  candidate: Candidate,
+  [skillInput, jsonInput, statsInput]: SkillInputs,
+  skillSha: string | undefined,
+  hasIndex: boolean,
+  context: SkillContext,
+): { record?: SkillRecord; problems: Problem[] } {
+  const { dir } = candidate;
+  const problems = segmentProblems(candidate);
   const skillFile = `${dir}/SKILL.md`;
-  const read = await readText(root, skillFile, problems);
+  const read = textOf(skillFile, skillInput, problems);
   let frontMatter: FrontMatter | undefined;
   if (read === 'missing') problems.push(problem(skillFile, 'missing (required)'));
   if (typeof read !== 'string') {
@@ -252,48 +399,63 @@ async function loadSkill(
       for (const issue of error.issues) problems.push(problem(skillFile, issue.message, issue.field));
     }
   }
-
-  const json: SkillJson | undefined = await loadJsonFile(
-    root,
-    `${dir}/skill.json`,
-    skillSchema,
+  const jsonFile = `${dir}/skill.json`;
+  const json: SkillJson | undefined = validateJson(
+    jsonFile,
+    jsonOf(jsonFile, jsonInput, true, problems),
+    context.skillSchema,
     skillJsonProblems,
     problems,
+    (raw) => quickSkillJson(raw, context.known),
   );
-  const stats = await loadJsonFile(root, `${dir}/stats.json`, StatsFile, statsProblems, problems, false);
-  const hasIndex = await isRegularFileChain(root, [dir, '.claude-plugin', 'marketplace.json']);
+  const statsFile = `${dir}/stats.json`;
+  const stats = validateJson(statsFile, jsonOf(statsFile, statsInput, false, problems), StatsFile, statsProblems, problems, quickStats);
 
   if (problems.length > 0 || typeof read === 'string' || frontMatter === undefined || json === undefined) return { problems };
-  return { problems, record: skillRecord(candidate, frontMatter, read, json, stats, hasIndex, platforms) };
+  const skill = { text: read.text, sha: skillSha!, size: (skillInput as Buffer).length };
+  const record = skillRecord(candidate, frontMatter, skill, json, stats, hasIndex, context.platforms);
+  return { problems, record };
 }
 
-/** The real path of `path` (sync, like every per-skill read: see `readRegularFile`), or undefined when missing. */
+/**
+ * The real path of `path` (sync, like every per-skill read: see `readRegularFile`; native: one
+ * system call where the JavaScript version lstat-s every parent), or undefined when missing.
+ */
 function realpathOrUndefined(path: string): string | undefined {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
   }
 }
 
-/** True when every folder of `parts` is a real folder and the last part a regular file (no links). */
-async function isRegularFileChain(root: string, parts: readonly string[]): Promise<boolean> {
-  let path = root;
-  for (const [i, part] of parts.entries()) {
-    path = join(path, part);
-    const stats = lstatOrUndefinedSync(path);
-    if (stats === undefined) return false;
-    if (i === parts.length - 1 ? !stats.isFile() : !stats.isDirectory()) return false;
+/** The entries of folder `path` by name (links not followed); empty when it disappeared. */
+function listFolder(path: string): Map<string, Dirent> {
+  try {
+    return new Map(readdirSync(path, { withFileTypes: true }).map((entry) => [entry.name, entry]));
+  } catch (error) {
+    if (isMissing(error)) return new Map();
+    throw error;
   }
-  return true;
+}
+
+/**
+ * True when `.claude-plugin/marketplace.json` of skill folder `abs` is a regular file in a real
+ * folder (no links). `folder` is the `.claude-plugin` entry of the skill folder's listing; a name
+ * the listing lacks is still lstat-ed (a case-insensitive file system matches other spellings).
+ */
+function hasMarketplaceIndex(abs: string, folder: Dirent | undefined): boolean {
+  const path = join(abs, '.claude-plugin');
+  const isFolder = folder !== undefined ? folder.isDirectory() : lstatOrUndefinedSync(path)?.isDirectory() === true;
+  return isFolder && lstatOrUndefinedSync(join(path, 'marketplace.json'))?.isFile() === true;
 }
 
 /** Assemble a valid skill's record (DECISIONS §2: skill.json overrides the front matter). */
 function skillRecord(
   { owner, repo, dir }: Candidate,
   frontMatter: FrontMatter,
-  { text, bytes }: { text: string; bytes: Buffer },
+  { text, sha, size }: { text: string; sha: string; size: number },
   json: SkillJson,
   stats: z.output<typeof StatsFile> | undefined,
   hasIndex: boolean,
@@ -324,8 +486,8 @@ function skillRecord(
     description: json.description ?? frontMatter.description,
     body: frontMatter.body,
     raw: text,
-    sha: createHash('sha256').update(bytes).digest('hex'),
-    size: bytes.length,
+    sha,
+    size,
     frontMatter: frontMatter.data,
     stars: json.stars,
     forks: json.forks,
@@ -343,18 +505,3 @@ function skillRecord(
     stats: stats ?? { views: 0, installs: 0, favorites: 0, starHistory: [] },
   };
 }
-
-/** `fn` over `items` with at most `limit` running at once; results in input order. */
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-

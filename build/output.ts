@@ -7,7 +7,6 @@
  * outside the staging folder, and no path can be written twice (compared case-insensitively, so
  * a case-insensitive file system cannot merge two files either).
  */
-import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, promises as fs, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import type { Emit } from './model.ts';

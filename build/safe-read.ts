@@ -2,7 +2,7 @@
  * Reading files of an untrusted content folder: never through a symbolic link (BAD_INPUTS 17),
  * never a FIFO or device, never more than a size limit, checked before reading (BAD_INPUTS 12).
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, promises as fs, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, promises as fs, readSync, type Dirent } from 'node:fs';
 
 /** 1 MiB: the limit of SKILL.md and of every JSON file of the content folder. */
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -25,7 +25,8 @@ export async function lstatOrUndefined(path: string): Promise<import('node:fs').
 /** lstat without a thread-pool round trip (see `readRegularFile`), or undefined when nothing is there. */
 export function lstatOrUndefinedSync(path: string): import('node:fs').Stats | undefined {
   try {
-    return lstatSync(path);
+    // No exception for a missing path: building one (with its stack) cost more than the system call.
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw error;
@@ -37,14 +38,19 @@ export function lstatOrUndefinedSync(path: string): import('node:fs').Stats | un
  * `UnsafeFileError` for a symbolic link, anything but a regular file, or a file over `limit`
  * bytes (checked on the open handle before reading, and again while reading).
  *
+ * `entry`, the file's entry in a listing of its folder (`readdirSync` with `withFileTypes`), stands
+ * in for the lstat: one listing per skill folder instead of one lstat per file. Without it (or
+ * when the listing did not have the name) the file is lstat-ed.
+ *
  * Synchronous on purpose: content files are small and usually cached, and a promise-based read
  * costs six thread-pool round trips (lstat, open, fstat, read, read, close); at 10k skills that
  * made loading about 20× slower on a busy 2-core machine than these direct system calls.
  */
-export function readRegularFile(path: string, limit = MAX_FILE_BYTES): Buffer | undefined {
-  const stats = lstatOrUndefinedSync(path);
+export function readRegularFile(path: string, limit = MAX_FILE_BYTES, entry?: Dirent): Buffer | undefined {
+  const stats = entry ?? lstatOrUndefinedSync(path);
   if (stats === undefined) return undefined;
-  checkStats(stats, limit);
+  checkType(stats);
+  if (entry === undefined) checkSize(stats as import('node:fs').Stats, limit);
   let fd: number;
   try {
     // O_NOFOLLOW: a file swapped for a link after the lstat still fails; O_NONBLOCK: a FIFO
@@ -56,7 +62,8 @@ export function readRegularFile(path: string, limit = MAX_FILE_BYTES): Buffer | 
   }
   try {
     const opened = fstatSync(fd);
-    checkStats(opened, limit);
+    checkType(opened);
+    checkSize(opened, limit);
     const size = opened.size;
     // One byte of room past the expected size tells a file that grew since the stat.
     const buffer = Buffer.allocUnsafe(size + 1);
@@ -72,9 +79,12 @@ export function readRegularFile(path: string, limit = MAX_FILE_BYTES): Buffer | 
   }
 }
 
-function checkStats(stats: import('node:fs').Stats, limit: number): void {
+function checkType(stats: { isSymbolicLink(): boolean; isFile(): boolean }): void {
   if (stats.isSymbolicLink()) throw new UnsafeFileError('is a symbolic link, not followed');
   if (!stats.isFile()) throw new UnsafeFileError('is not a regular file');
+}
+
+function checkSize(stats: import('node:fs').Stats, limit: number): void {
   if (stats.size > limit) throw tooLarge(stats.size, limit);
 }
 

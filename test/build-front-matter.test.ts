@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import matter from 'gray-matter';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FrontMatterError, parseFrontMatter } from '../build/front-matter.ts';
+import { FrontMatterError, parseFrontMatter, parseYaml, simpleMapping } from '../build/front-matter.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'front-matter-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -270,6 +270,71 @@ describe('real-world front matter is accepted (DECISIONS §2)', () => {
     const first = parseFrontMatter(VALID);
     (first.data as { name: string }).name = 'changed';
     expect(parseFrontMatter(VALID).data.name).toBe('PDF Toolkit');
+  });
+});
+
+describe('the fast path for key: text lines', () => {
+  /** What `yaml` makes of `block`: the mapping, or the issues it throws. */
+  const slow = (block: string): unknown => {
+    try {
+      return parseYaml(block);
+    } catch (error) {
+      return (error as FrontMatterError).issues;
+    }
+  };
+
+  it('takes the common SKILL.md block and leaves anything unusual to yaml', () => {
+    expect(simpleMapping('\nname: a-b\ndescription: Use it:now for x, [y] & {z}#1 "q".\n\nlicense: MIT')).toEqual({
+      name: 'a-b',
+      description: 'Use it:now for x, [y] & {z}#1 "q".',
+      license: 'MIT',
+    });
+    expect(simpleMapping('\na: "x: #y"\nb: \'p "q"\'\nversion: 1.10.2')).toEqual({ a: 'x: #y', b: 'p "q"', version: '1.10.2' });
+    expect(simpleMapping('\nmetadata:\n  owner: Ann\n  tags: [a b, c]\n  reviewed: 2024-05-08\nlicense: MIT\nlist: []')).toEqual({
+      metadata: { owner: 'Ann', tags: ['a b', 'c'], reviewed: new Date('2024-05-08T00:00:00Z') },
+      license: 'MIT',
+      list: [],
+    });
+    for (const block of ['\nname: a\r', '\nname: a\n  b', '\nname: a #c', '\nname: 1', '\nname: true', '\nname: a\nname: b', '\n# c\nname: a', '\nname: "a\\n"', "\nname: 'a''b'", '\nversion: 1.2', '\nname: a:', '\nmetadata:\nname: a', '\nm:\n  a: b\n   c: d', '\nm:\n  a: b\n c: d', '\ntags: [a, true]', '\ntags: [a,]']) {
+      expect(simpleMapping(block), block).toBeUndefined();
+    }
+  });
+
+  it('agrees with yaml whenever it answers', () => {
+    const token = fc.constantFrom(
+      'name', 'description', 'n', 'null', 'True', 'No', ':', ': ', '  ', ' ', '\n', '\r', '\t', '#', ' #', '-', '_', "'", '"', '[', ']',
+      '{', '}', ',', '&a', '*a', '!', '|', '>', '%', '@', '`', '?', '~', '.', '1', '0x1', '2024-01-01', '.inf', 'é', '\u2028', '\u0085',
+      '\ufeff', '\ud83d\ude00', '\u00a0', '<<',
+    );
+    const text = fc.array(fc.oneof(token, fc.string({ maxLength: 4 })), { minLength: 1, maxLength: 8 }).map((t) => t.join(''));
+    const key = fc.oneof({ arbitrary: fc.constantFrom('name', 'description', 'license', 'n', 'null', 'True', 'a-b', 'x_1', 'Yes'), weight: 5 }, text);
+    // Mostly text the fast path may take, with the characters that make YAML read it otherwise.
+    const value = fc.oneof(
+      { arbitrary: fc.stringMatching(/^[A-Za-z][A-Za-z0-9 .,:#'"[\]{}&*!|>%@`~-]{0,12}$/), weight: 5 },
+      { arbitrary: fc.stringMatching(/^["'][A-Za-z0-9 .,:#'"\\[\]{}-]{0,12}["']? ?$/), weight: 3 },
+      fc.stringMatching(/^[0-9][0-9.:eE+-]{0,10}$/),
+      fc.stringMatching(/^[0-9]{4}-[0-9]{1,2}-[0-9]{1,3}$/),
+      text,
+    );
+    const list = fc.array(fc.oneof(fc.stringMatching(/^[A-Za-z][A-Za-z0-9 _.:#-]{0,6}$/), text), { maxLength: 4 })
+      .chain((items) => fc.constantFrom(', ', ',', ' ,').map((sep) => `[${items.join(sep)}]`));
+    const pair = fc.tuple(key, fc.constantFrom(': ', ':  ', ':'), fc.oneof({ arbitrary: value, weight: 3 }, list)).map(([k, sep, v]) => `${k}${sep}${v}`);
+    const nestedPair = fc.tuple(fc.constantFrom('  ', '    ', ' ', '\t', '   '), pair).map(([indent, p]) => `${indent}${p}`);
+    const parent = key.map((k) => `${k}:`);
+    const line = fc.oneof({ arbitrary: pair, weight: 10 }, { arbitrary: nestedPair, weight: 6 }, { arbitrary: parent, weight: 3 }, text, fc.constant(''));
+    const block = fc.array(line, { maxLength: 5 }).map((lines) => `\n${lines.join('\n')}`);
+    let answered = 0;
+    fc.assert(
+      fc.property(block, (b) => {
+        const fast = simpleMapping(b);
+        if (fast !== undefined) {
+          answered += 1;
+          expect(fast).toEqual(slow(b));
+        }
+      }),
+      { numRuns: 6000 },
+    );
+    expect(answered).toBeGreaterThan(100);
   });
 });
 

@@ -54,9 +54,11 @@ describe('a build killed with SIGKILL', () => {
         env: { ...process.env, SOURCE_DATE_EPOCH: '' },
         stdio: 'ignore',
       });
+      // Listened for from the start: a build that finishes before the kill has exited already.
+      const exited = new Promise((resolve) => child.once('exit', resolve));
       await new Promise((resolve) => setTimeout(resolve, delay));
       child.kill('SIGKILL');
-      await new Promise((resolve) => child.once('exit', resolve));
+      await exited;
       // Between the two renames the output is briefly missing, its backup beside it.
       const backups = (await readdir(base)).filter((name) => name.endsWith('-previous'));
       expect(existsSync(out) || backups.length > 0, `killed after ${delay} ms: output gone and no backup`).toBe(true);
@@ -67,6 +69,36 @@ describe('a build killed with SIGKILL', () => {
       expect((await readdir(base)).sort(), 'no staging folder or backup left behind').toEqual(['public']);
     }
   }, 60_000);
+
+  it('with --incremental, never leaves a build cache that makes the next build wrong', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'faults-incremental-'));
+    try {
+      const content = join(dir, 'content');
+      const target = join(dir, 'public');
+      const cacheDir = join(dir, 'cache');
+      await cp(CONTENT, content, { recursive: true });
+      await runBuild({ contentDir: content, outDir: target, incremental: true, cacheDir, sourceDateEpoch: undefined });
+      // An edit the killed builds see: their cache (if written) must describe it correctly.
+      const owner = (await readdir(join(content, 'skills'))).sort()[0]!;
+      const repo = (await readdir(join(content, 'skills', owner))).sort()[0]!;
+      await writeFile(join(content, 'skills', owner, repo, 'stats.json'), '{"views":7,"installs":3,"favorites":1,"starHistory":[]}');
+      await runBuild({ contentDir: content, outDir: join(dir, 'expected'), sourceDateEpoch: undefined });
+      const expected = treeHashes(join(dir, 'expected'));
+      for (const delay of [900, 1_900, 600 + Math.floor(Math.random() * 2_500)]) {
+        const args = ['--import', 'tsx', 'build/cli.ts', '--content', content, '--out', target, '--incremental', '--cache-dir', cacheDir];
+        const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: '' }, stdio: 'ignore' });
+        // Listened for from the start: a build that finishes before the kill has exited already.
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        child.kill('SIGKILL');
+        await exited;
+        await runBuild({ contentDir: content, outDir: target, incremental: true, cacheDir, sourceDateEpoch: undefined });
+        expect(treeHashes(target), `incremental build after a kill at ${delay} ms`).toEqual(expected);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 
   it('between the two renames: the next start puts the backup back before anything else', async () => {
     const backup = join(base, `.staging-public-${deadPid()}-AbC123-previous`);

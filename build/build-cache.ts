@@ -1,0 +1,209 @@
+/**
+ * The build cache of `--incremental` (issue 5): what loading each skill folder produced, keyed by
+ * a hash of the folder's input, so an unchanged skill skips parsing and validation.
+ *
+ * One file per content folder (its name is a hash of the content folder's real path; the path is
+ * also stored and checked, so a cache never leaks into another content folder), in a cache folder
+ * outside the output (default `node_modules/.cache/skills-api/` under the working directory, the
+ * find-cache-dir convention). Format: newline-delimited JSON — a header line, then one line per
+ * skill folder — so neither writing nor reading needs one string of the whole cache (10k skills
+ * make about 20 MB). The header holds the SHA-256 of the lines after it and of the build code that
+ * made them: a file that is truncated, corrupt, foreign or from another version of the build is
+ * ignored as a whole, and the build loads everything. The file is replaced atomically (written
+ * beside it, then renamed) and only after the output was swapped in; since entries are keyed by
+ * input hashes, even an older cache is never wrong, only less useful.
+ *
+ * The raw SKILL.md text, its body, SHA-256 and size are not stored: the loader reads SKILL.md
+ * anyway to hash it and derives them from its bytes (the body from a stored offset).
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Problem, SkillRecord } from './model.ts';
+
+/** A skill record as stored: without the parts derived from the SKILL.md bytes. */
+export type StoredRecord = Omit<SkillRecord, 'raw' | 'body' | 'sha' | 'size'> & { bodyStart: number };
+
+/** What loading one skill folder produced (collisions with other folders excluded). */
+export interface CachedSkill<R = SkillRecord | StoredRecord> {
+  /** SHA-256 of the folder's input (see `loadContent`). */
+  hash: string;
+  problems: Problem[];
+  record?: R;
+}
+
+/** The per-skill results of one load of one content folder. */
+export interface LoadCache<R = SkillRecord | StoredRecord> {
+  /** The content folder's real path. */
+  contentDir: string;
+  /** Hash of what every skill's validation depends on (categories, platforms). */
+  shared: string;
+  /** By skill folder (`skills/<owner>/<repo>`). */
+  skills: Map<string, CachedSkill<R>>;
+}
+
+const FORMAT = 'skills-api-build-cache';
+const VERSION = 1;
+
+/** The default cache folder: `node_modules/.cache/skills-api` under the working directory. */
+export function defaultCacheDir(): string {
+  return resolve('node_modules', '.cache', 'skills-api');
+}
+
+/** The cache file of content folder `contentDir` (a real path) in `cacheDir`. */
+function cacheFile(cacheDir: string, contentDir: string): string {
+  return join(resolve(cacheDir), `content-${sha256(contentDir).slice(0, 16)}.ndjson`);
+}
+
+/**
+ * The stored cache of `contentDir` (a real path) in `cacheDir`, or undefined when there is none
+ * or it cannot be trusted (wrong format, version, build code, content folder or checksum, or a
+ * line of the wrong shape).
+ */
+export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<StoredRecord> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(cacheFile(cacheDir, contentDir), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const headerEnd = text.indexOf('\n');
+  if (headerEnd === -1) return undefined;
+  const header = parseOrUndefined(text.slice(0, headerEnd));
+  const body = text.slice(headerEnd + 1);
+  if (
+    !isObject(header) ||
+    header.format !== FORMAT ||
+    header.version !== VERSION ||
+    header.code !== codeHash() ||
+    header.contentDir !== contentDir ||
+    typeof header.shared !== 'string' ||
+    header.checksum !== sha256(body)
+  ) {
+    return undefined;
+  }
+  const skills = new Map<string, CachedSkill<StoredRecord>>();
+  for (const line of body.split('\n')) {
+    if (line === '') continue;
+    const entry = parseOrUndefined(line);
+    if (!isStoredEntry(entry)) return undefined;
+    skills.set(entry.dir, { hash: entry.hash, problems: entry.problems, ...(entry.record === undefined ? {} : { record: entry.record }) });
+  }
+  return { contentDir, shared: header.shared, skills };
+}
+
+/**
+ * Store `cache` in `cacheDir`, replacing the content folder's previous cache atomically. Records
+ * must be full records (this load's), whose derived parts are dropped here.
+ */
+export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>): void {
+  const lines: string[] = [];
+  for (const [dir, { hash, problems, record }] of cache.skills) {
+    lines.push(JSON.stringify({ dir, hash, problems, ...(record === undefined ? {} : { record: stored(record) }) }));
+  }
+  const body = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+  const header = { format: FORMAT, version: VERSION, code: codeHash(), contentDir: cache.contentDir, shared: cache.shared, checksum: sha256(body) };
+  const file = cacheFile(cacheDir, cache.contentDir);
+  mkdirSync(resolve(cacheDir), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, `${JSON.stringify(header)}\n${body}`);
+    renameSync(temporary, file);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/** `record` without the parts derived from the SKILL.md bytes. */
+function stored(record: SkillRecord): StoredRecord {
+  const { raw, body, sha: _sha, size: _size, ...rest } = record;
+  return { ...rest, bodyStart: raw.length - body.length };
+}
+
+/**
+ * The full record of a stored one, given the text, SHA-256 and size of the SKILL.md it was made
+ * from. Fields in the order `loadContent` builds them, so the record serializes the same.
+ */
+export function restoreRecord(record: StoredRecord, raw: string, sha: string, size: number): SkillRecord {
+  return {
+    id: record.id,
+    owner: record.owner,
+    repo: record.repo,
+    dir: record.dir,
+    name: record.name,
+    description: record.description,
+    body: raw.slice(record.bodyStart),
+    raw,
+    sha,
+    size,
+    frontMatter: record.frontMatter,
+    stars: record.stars,
+    forks: record.forks,
+    watchers: record.watchers,
+    openIssues: record.openIssues,
+    license: record.license,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
+    pushedAt: record.pushedAt,
+    author: record.author,
+    categories: record.categories,
+    platforms: record.platforms,
+    installCommands: record.installCommands,
+    hasIndex: record.hasIndex,
+    stats: record.stats,
+  };
+}
+
+/** Loose shape check of a stored line: enough that a foreign or damaged file is never used. */
+function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord } {
+  if (!isObject(entry) || typeof entry.dir !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.problems)) return false;
+  if (!entry.problems.every((p) => isObject(p) && typeof p.file === 'string' && typeof p.message === 'string')) return false;
+  const record = entry.record;
+  if (record === undefined) return true;
+  return isObject(record) && record.dir === entry.dir && typeof record.bodyStart === 'number' && typeof record.id === 'string';
+}
+
+let code: string | undefined;
+
+/**
+ * SHA-256 of the build code that decides what a load produces (the loader's modules and the
+ * versions of `yaml` and `zod`), so a changed loader never re-uses results of the old one.
+ */
+function codeHash(): string {
+  if (code !== undefined) return code;
+  const hash = createHash('sha256');
+  const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+  const require = createRequire(import.meta.url);
+  const files = [
+    'build-cache.ts', 'content-schemas.ts', 'front-matter.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',
+    'skill-names.ts', 'sort-orders.ts', '../src/paths.ts',
+  ].map(here);
+  try {
+    for (const file of [...files, require.resolve('yaml/package.json'), require.resolve('zod/package.json')]) {
+      hash.update(file).update('\0').update(readFileSync(file)).update('\0');
+    }
+    code = hash.digest('hex');
+  } catch {
+    // Sources not at hand (a bundled build): a value no stored cache can match.
+    code = `unknown-${randomUUID()}`;
+  }
+  return code;
+}
+
+function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
