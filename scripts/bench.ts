@@ -10,15 +10,16 @@
  *    mixed canonical routes (lists with filters, details, search, autocomplete, 404s): errors,
  *    statuses, p99; then the same detail file through the Node server and through plain `serve`
  *    (node_modules/.bin/serve) in the same run, for the throughput ratio;
- * 4. faults and limits: the incremental build after one change (and back: byte-identical to the
+ * 4. faults and limits: the disk's floor (writing and removing as many files of the same
+ *    sizes), the incremental build after one change (and back: byte-identical to the
  *    clean build), a build killed with SIGKILL at a random point (previous output unchanged, next
  *    build fine), 1,000 concurrent connections, `--rate-limit 60/min` from one client.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 
@@ -72,6 +73,15 @@ for (const [kind, k] of [...kinds].sort((a, b) => b[1].bytes - a[1].bytes)) {
 }
 say();
 
+// The disk's floor in the same run: the same number of files of the same sizes, written with plain
+// writeFileSync into a fresh folder, then removed (the build writes a tree and removes the old one).
+if (!values['skip-build']) {
+  const floor = diskFloor(out);
+  say(`Disk floor, same run: writing ${floor.files.toLocaleString('en')} files of the output's sizes with plain \`writeFileSync\` took ${(floor.writeMs / 1000).toFixed(1)} s, ` +
+    `removing them ${(floor.removeMs / 1000).toFixed(1)} s (the build does both: it writes a new tree and removes the previous one).`);
+  say();
+}
+
 // Incremental rebuild after one changed skill (its SKILL.md gets one more line), then the change
 // put back and a second incremental build, whose output must equal the clean build's byte for byte.
 if (!values['skip-build']) {
@@ -86,6 +96,9 @@ if (!values['skip-build']) {
     if (rebuilt.status !== 0) throw new Error(`incremental build failed:\n${rebuilt.stderr}`);
     return { ms: performance.now() - started, stdout: rebuilt.stdout.trim() };
   };
+  // The build cache is written by --incremental builds only: the first one after a clean build fills it.
+  const warm = incremental();
+  say(`First incremental build after the clean one (no change; fills the build cache): ${(warm.ms / 1000).toFixed(1)} s.`);
   let changed: { ms: number; stdout: string };
   try {
     writeFileSync(skillFile, Buffer.concat([original, Buffer.from('\nOne more line for the incremental benchmark.\n')]));
@@ -206,6 +219,31 @@ function startProcess(command: string, args: string[], urlPattern: RegExp): Prom
     child.stderr!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before listening:\n${seen}`)));
   });
+}
+
+/** Time to write files of the same sizes as those under `dir` into a scratch folder, and to remove them. */
+function diskFloor(dir: string): { files: number; writeMs: number; removeMs: number } {
+  const sizes: Array<[string, number]> = [];
+  const visit = (rel: string): void => {
+    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) visit(path);
+      else sizes.push([path, statSync(join(dir, path)).size]);
+    }
+  };
+  visit('');
+  const scratch = `${dir}.disk-floor`;
+  rmSync(scratch, { recursive: true, force: true });
+  const filler = Buffer.alloc(Math.max(0, ...sizes.map(([, size]) => size)), 120);
+  const started = performance.now();
+  for (const [path, size] of sizes) {
+    const full = join(scratch, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, filler.subarray(0, size), { flag: 'wx' });
+  }
+  const written = performance.now();
+  rmSync(scratch, { recursive: true, force: true });
+  return { files: sizes.length, writeMs: written - started, removeMs: performance.now() - written };
 }
 
 /** One digest of every file under `dir` (sorted paths and their bytes). */
