@@ -6,9 +6,14 @@
  * Paths handed to the writer are relative, `/`-separated, and checked: nothing can be written
  * outside the staging folder, and no path can be written twice (compared case-insensitively, so
  * a case-insensitive file system cannot merge two files either).
+ *
+ * The disk work runs on one writer thread, fed in batches with back-pressure (at most 32 MiB
+ * waiting), so the build computes while the disk writes: on this project's 2-core machine the
+ * disk, not the CPU, bounds a 10k build.
  */
-import { linkSync, mkdirSync, promises as fs, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promises as fs, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Emit } from './model.ts';
 import { isMissing, lstatOrUndefined, lstatOrUndefinedSync } from './safe-read.ts';
 
@@ -177,9 +182,11 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * A writer confined to `root`, counting files and bytes. `settle` waits for writes still running
- * (a caller may emit without awaiting, or fail half-way: neither the swap nor the cleanup may race
- * them) and returns the first write failure, if any.
+ * A writer confined to `root`, counting files and bytes. Paths are checked here, on the calling
+ * thread; the file-system work runs on a writer thread (below), so the build computes the next
+ * files while the disk writes the previous ones. `settle` waits for every write handed over so
+ * far (a caller may emit without awaiting, or fail half-way: neither the swap nor the cleanup may
+ * race them), stops the thread and returns the first write failure, if any.
  */
 function stagingWriter(root: string, previous: string | undefined): {
   writer: OutputWriter;
@@ -188,9 +195,9 @@ function stagingWriter(root: string, previous: string | undefined): {
 } {
   const stats: OutputStats = { files: 0, bytes: 0, reused: 0 };
   const written = new Map<string, string>();
-  const folders = new Set<string>();
   const running = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
+  const disk = diskWriter((reused) => (stats.reused += reused), (error) => (failure ??= { error }));
 
   const target = (path: string): string => {
     const problem = outputPathProblem(path);
@@ -205,34 +212,17 @@ function stagingWriter(root: string, previous: string | undefined): {
     return full;
   };
 
-  // Synchronous on purpose: one file at a time with direct system calls is several times faster
-  // than promise-based writes, whose thread-pool round trips dominate on a busy 2-core machine
-  // (measured: 5,000 small files in 0.6 s sync, 3-5 s async at any concurrency).
-  const writeNow = (path: string, data: string | Uint8Array): void => {
-    const full = target(path);
-    const folder = dirname(full);
-    if (!folders.has(folder)) {
-      mkdirSync(folder, { recursive: true });
-      folders.add(folder);
-    }
-    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-    if (previous !== undefined && sameAsPrevious(join(previous, ...path.split('/')), bytes)) {
-      // A hard link writes no data: nothing to flush to disk, and the old tree's removal after
-      // the swap frees nothing either.
-      linkSync(join(previous, ...path.split('/')), full);
-      stats.reused += 1;
-    } else {
-      // `wx`: never through or over anything already there.
-      writeFileSync(full, bytes, { flag: 'wx' });
-    }
-    stats.files += 1;
-    stats.bytes += bytes.byteLength;
-  };
-
   const write = (path: string, data: string | Uint8Array): Promise<void> => {
     try {
-      writeNow(path, data);
-      return Promise.resolve();
+      if (failure !== undefined) throw failure.error;
+      const full = target(path);
+      const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+      stats.files += 1;
+      stats.bytes += size;
+      // Strings cross to the thread as strings; bytes get a buffer of their own (a view would
+      // carry its whole underlying buffer across).
+      const payload = typeof data === 'string' ? data : new Uint8Array(data);
+      return disk.write(full, previous === undefined ? undefined : join(previous, ...path.split('/')), payload, size);
     } catch (error) {
       failure ??= { error };
       return Promise.reject(error as Error);
@@ -263,16 +253,123 @@ function stagingWriter(root: string, previous: string | undefined): {
   };
   const settle = async (): Promise<{ error: unknown } | undefined> => {
     while (running.size > 0) await Promise.all(running);
+    await disk.close();
     return failure;
   };
   return { writer, stats, settle };
 }
 
-/** True when `file` is a regular file (never a link) holding exactly `bytes`. */
-function sameAsPrevious(file: string, bytes: Uint8Array): boolean {
-  const stats = lstatOrUndefinedSync(file);
-  if (stats?.isFile() !== true || stats.size !== bytes.byteLength) return false;
+/** Bytes handed to the writer thread and not yet written before `write` makes the build wait. */
+const IN_FLIGHT_MAX = 32 * 2 ** 20;
+/** Files or bytes gathered into one message to the writer thread. */
+const BATCH_FILES = 256;
+const BATCH_BYTES = 2 ** 20;
+
+/**
+ * The writer thread: creates folders and writes each file with direct synchronous calls (one file
+ * at a time with direct system calls is several times faster than promise-based writes, whose
+ * thread-pool round trips dominate on a 2-core machine), or hard-links it from the previous output
+ * when the bytes there are the same. Plain JavaScript given as source (`eval`), so it runs the
+ * same under tsx, vitest and a bundled CLI, with no loader to pass on.
+ */
+const WRITER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { mkdirSync, writeFileSync, linkSync, lstatSync, readFileSync } = require('node:fs');
+const { dirname } = require('node:path');
+const folders = new Set();
+const same = (file, bytes) => {
+  const stats = lstatSync(file, { throwIfNoEntry: false });
+  if (stats === undefined || !stats.isFile() || stats.size !== bytes.byteLength) return false;
   return readFileSync(file).equals(bytes);
+};
+parentPort.on('message', (batch) => {
+  let reused = 0;
+  let bytes = 0;
+  for (const entry of batch) bytes += entry[3];
+  try {
+    for (const [full, previous, text] of batch) {
+      const data = typeof text === 'string' ? Buffer.from(text) : text;
+      const folder = dirname(full);
+      if (!folders.has(folder)) {
+        mkdirSync(folder, { recursive: true });
+        folders.add(folder);
+      }
+      if (previous !== undefined && same(previous, data)) {
+        // A hard link writes no data: nothing to flush, and removing the old tree frees nothing.
+        linkSync(previous, full);
+        reused += 1;
+      } else {
+        // wx: never through or over anything already there.
+        writeFileSync(full, data, { flag: 'wx' });
+      }
+    }
+    parentPort.postMessage({ bytes, reused });
+  } catch (error) {
+    parentPort.postMessage({ bytes, reused, error: { message: String(error && error.message), code: error && error.code } });
+  }
+});
+`;
+
+/**
+ * Hands files to the writer thread in batches, with back-pressure: `write` resolves at once
+ * while at most `IN_FLIGHT_MAX` bytes wait for the disk, so memory stays bounded however far the
+ * build runs ahead. A failed write is reported through `fail`; `close` flushes, waits for every
+ * batch and stops the thread.
+ */
+function diskWriter(
+  onReused: (count: number) => void,
+  fail: (error: unknown) => void,
+): { write(full: string, previousFile: string | undefined, data: string | Uint8Array, size: number): Promise<void>; close(): Promise<void> } {
+  const worker = new Worker(WRITER_SOURCE, { eval: true });
+  let batch: Array<[string, string | undefined, string | Uint8Array, number]> = [];
+  let batchBytes = 0;
+  let inFlight = 0;
+  let stopped = false;
+  let waiting: Array<() => void> = [];
+  /** Wake everyone waiting; each checks its own condition again. */
+  const wake = (): void => {
+    const ready = waiting;
+    waiting = [];
+    for (const resolve of ready) resolve();
+  };
+  const progress = (): Promise<void> => new Promise<void>((resolve) => waiting.push(resolve));
+  worker.on('message', (done: { bytes: number; reused: number; error?: { message: string; code?: string } }) => {
+    inFlight -= done.bytes;
+    onReused(done.reused);
+    if (done.error !== undefined) fail(Object.assign(new Error(done.error.message), { code: done.error.code }));
+    wake();
+  });
+  worker.on('error', fail);
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      stopped = true;
+      if (inFlight > 0) fail(new Error('the output writer thread stopped before writing every file'));
+      wake();
+      resolve();
+    }),
+  );
+  const flush = (): void => {
+    if (batch.length === 0) return;
+    inFlight += batchBytes;
+    worker.postMessage(batch);
+    batch = [];
+    batchBytes = 0;
+  };
+  return {
+    async write(full, previousFile, data, size) {
+      if (stopped) throw new Error('the output writer thread has stopped');
+      batch.push([full, previousFile, data, size]);
+      batchBytes += size;
+      if (batch.length >= BATCH_FILES || batchBytes >= BATCH_BYTES) flush();
+      while (inFlight > IN_FLIGHT_MAX && !stopped) await progress();
+    },
+    async close() {
+      flush();
+      while (inFlight > 0 && !stopped) await progress();
+      await worker.terminate();
+      await exited;
+    },
+  };
 }
 
 /** Why `path` cannot be an output path, or undefined: relative, `/`-separated, no `.`/`..`. */

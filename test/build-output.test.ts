@@ -103,6 +103,39 @@ describe('writeAtomically', () => {
     expect(await leftovers(out)).toEqual([]);
   });
 
+  it('more bytes than the writer thread holds at once: the build waits for the disk, every byte arrives', async () => {
+    const out = await outDir();
+    // 48 files of 1 MiB each (over the 32 MiB in flight), each with its own content.
+    const big = (i: number): string => String(i % 10).repeat(2 ** 20);
+    const { stats } = await writeAtomically(out, MARKER, async (w) => {
+      await w.emit(MARKER, { format: 1 });
+      for (let i = 0; i < 48; i++) await w.writeFile(`big/${i}.txt`, big(i));
+    });
+    expect(stats.files).toBe(49);
+    const tree = await readTree(out);
+    for (let i = 0; i < 48; i++) expect(tree.get(`big/${i}.txt`)?.toString()).toBe(big(i));
+  });
+
+  it('a write that fails on disk stops the build at the next write', async () => {
+    const out = await outDir();
+    const before = await previousBuild(out);
+    let writesAfter = 0;
+    const stubborn = async (w: OutputWriter): Promise<void> => {
+      await w.emit('taken/file.json', 1);
+      await w.emit('taken/file.json/inner.json', 2);
+      // The failure comes back from the writer thread; a later write must refuse to go on.
+      for (let i = 0; i < 10_000; i++) {
+        await w.emit(`more/${i}.json`, i);
+        writesAfter++;
+        if (i % 100 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    await expect(writeAtomically(out, MARKER, stubborn)).rejects.toThrow(/ENOTDIR|EEXIST/);
+    expect(writesAfter).toBeLessThan(10_000);
+    expect(await readTree(out)).toEqual(before);
+    expect(await leftovers(out)).toEqual([]);
+  });
+
   it('a failure with no previous output leaves nothing behind', async () => {
     const out = await outDir();
     await expect(writeAtomically(out, MARKER, async (w) => w.emit('../escape.json', {}))).rejects.toThrow(
