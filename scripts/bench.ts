@@ -224,17 +224,23 @@ function startProcess(command: string, args: string[], urlPattern: RegExp): Prom
   });
 }
 
-/** Time to write files of the same sizes as those under `dir` into a scratch folder, and to remove them. */
-function diskFloor(dir: string): { files: number; writeMs: number; removeMs: number } {
-  const sizes: Array<[string, number]> = [];
+/** Every file under `dir`: its `/`-separated path relative to `dir` (sorted) and its size. */
+function filesUnder(dir: string): Array<[string, number]> {
+  const files: Array<[string, number]> = [];
   const visit = (rel: string): void => {
     for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) visit(path);
-      else sizes.push([path, statSync(join(dir, path)).size]);
+      else if (entry.isFile()) files.push([path, statSync(join(dir, path)).size]);
     }
   };
   visit('');
+  return files.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** Time to write files of the same sizes as those under `dir` into a scratch folder, and to remove them. */
+function diskFloor(dir: string): { files: number; writeMs: number; removeMs: number } {
+  const sizes = filesUnder(dir);
   const scratch = `${dir}.disk-floor`;
   rmSync(scratch, { recursive: true, force: true });
   // reduce, not Math.max(...sizes): 400k arguments overflow the stack.
@@ -253,33 +259,14 @@ function diskFloor(dir: string): { files: number; writeMs: number; removeMs: num
 /** One digest of every file under `dir` (sorted paths and their bytes). */
 function treeDigest(dir: string): string {
   const digest = createHash('sha256');
-  const visit = (rel: string): void => {
-    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) visit(path);
-      else digest.update(`${path}\0`).update(readFileSync(join(dir, path))).update('\0');
-    }
-  };
-  visit('');
+  for (const [path] of filesUnder(dir)) digest.update(`${path}\0`).update(readFileSync(join(dir, path))).update('\0');
   return digest.digest('hex');
 }
 
 /** Files and bytes under `dir`. */
 function walk(dir: string): { files: number; bytes: number } {
-  let files = 0;
-  let bytes = 0;
-  const visit = (path: string): void => {
-    for (const entry of readdirSync(path, { withFileTypes: true })) {
-      const full = join(path, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else if (entry.isFile()) {
-        files += 1;
-        bytes += statSync(full).size;
-      }
-    }
-  };
-  visit(dir);
-  return { files, bytes };
+  const files = filesUnder(dir);
+  return { files: files.length, bytes: files.reduce((sum, [, size]) => sum + size, 0) };
 }
 
 /** Output files and bytes by kind (details, content, stats, list pages, ordinals, categories, search index, site). */
@@ -291,23 +278,15 @@ function byKind(dir: string): Map<string, { files: number; bytes: number }> {
     k.bytes += bytes;
     kinds.set(kind, k);
   };
-  const visit = (rel: string): void => {
-    for (const entry of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      const path = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) {
-        visit(path);
-        continue;
-      }
-      const size = statSync(join(dir, path)).size;
-      if (path.startsWith('api/v1/skills/_list/')) add(entry.name === 'ordinals.json' ? 'ordinals' : 'list pages', size);
-      else if (path.startsWith('api/v1/skills/_search/')) add('search index', size);
-      else if (path.startsWith('api/v1/skills/')) add({ 'index.json': 'details', 'content.json': 'content', 'stats.json': 'stats' }[entry.name] ?? 'skills (other)', size);
-      else if (path.startsWith('api/v1/categories/')) add('categories', size);
-      else if (path.startsWith('api/v1/')) add('manifest, openapi', size);
-      else add('site', size);
-    }
-  };
-  visit('');
+  for (const [path, size] of filesUnder(dir)) {
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (path.startsWith('api/v1/skills/_list/')) add(name === 'ordinals.json' ? 'ordinals' : 'list pages', size);
+    else if (path.startsWith('api/v1/skills/_search/')) add('search index', size);
+    else if (path.startsWith('api/v1/skills/')) add({ 'index.json': 'details', 'content.json': 'content', 'stats.json': 'stats' }[name] ?? 'skills (other)', size);
+    else if (path.startsWith('api/v1/categories/')) add('categories', size);
+    else if (path.startsWith('api/v1/')) add('manifest, openapi', size);
+    else add('site', size);
+  }
   return kinds;
 }
 
