@@ -146,12 +146,13 @@ describe('resource exhaustion (BAD_INPUTS 7, 8)', () => {
     return `---\nname: bomb\ndescription: boom\n${yaml}---\n`;
   })();
 
-  it('an alias bomb (~350 bytes) is rejected in well under 100 ms', () => {
+  it('an alias bomb (~350 bytes) is rejected at once, not expanded', () => {
     expect(aliasBomb.length).toBeLessThan(600);
     parseFrontMatter(VALID); // warm up the modules so the timing is the parse alone
     const started = performance.now();
     expect(issuesOf(aliasBomb)).toEqual(['invalid YAML: Excessive alias count indicates a resource exhaustion attack']);
-    expect(performance.now() - started).toBeLessThan(100);
+    // Not a benchmark: expanded, this bomb would run for minutes; a second only leaves room for a loaded CI machine.
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 
   it('a few aliases are fine', () => {

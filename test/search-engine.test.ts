@@ -374,8 +374,8 @@ describe('hostile content and queries (BAD_INPUTS 22–27)', () => {
       await code(engine.search(new URLSearchParams({ q })));
       const started = performance.now();
       const result = await code(engine.search(new URLSearchParams({ q })));
-      // BAD_INPUTS asks < 50 ms; a generous margin for a loaded CI machine.
-      expect(performance.now() - started, `${result} ${q}`).toBeLessThan(250);
+      // BAD_INPUTS asks < 50 ms (scripts/bench-search.ts measures it); here only a blow-up fails, not a loaded CI machine.
+      expect(performance.now() - started, `${result} ${q}`).toBeLessThan(1000);
     }
   });
 });
