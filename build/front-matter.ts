@@ -138,8 +138,10 @@ function simpleValue(value: string): string | string[] | Date | undefined {
   if (date !== null) return new Date(Date.UTC(+date[1]!, +date[2]! - 1, +date[3]!));
   const list = FLOW_LIST.exec(value);
   if (list === null) return simpleText(value);
-  if (list[1]!.trim() === '') return [];
-  const items = list[1]!.split(',').map((item) => item.trim());
+  // YAML separates with spaces and tabs only: `String#trim` would also drop U+00A0 and other Unicode spaces, which YAML keeps.
+  const trimYaml = (text: string): string => text.replace(/^[ \t]+|[ \t]+$/g, '');
+  if (trimYaml(list[1]!) === '') return [];
+  const items = list[1]!.split(',').map(trimYaml);
   return items.every((item) => /^[A-Za-z][A-Za-z0-9_. -]*$/.test(item) && !NOT_TEXT.has(item)) ? items : undefined;
 }
 

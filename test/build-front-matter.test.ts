@@ -296,7 +296,9 @@ describe('the fast path for key: text lines', () => {
       license: 'MIT',
       list: [],
     });
-    for (const block of ['\nname: a\r', '\nname: a\n  b', '\nname: a #c', '\nname: 1', '\nname: true', '\nname: a\nname: b', '\n# c\nname: a', '\nname: "a\\n"', "\nname: 'a''b'", '\nversion: 1.2', '\nname: a:', '\nmetadata:\nname: a', '\nm:\n  a: b\n   c: d', '\nm:\n  a: b\n c: d', '\ntags: [a, true]', '\ntags: [a,]']) {
+    // YAML keeps U+00A0 and U+3000 (only spaces and tabs separate); such items are left to yaml.
+    expect(simpleMapping('\nname: [\t]\ntags: [\ta ,b\t]')).toEqual({ name: [], tags: ['a', 'b'] });
+    for (const block of ['\nname: [\u00a0]', '\nname: [a\u00a0]', '\nname: [\u3000]', '\nname: a\r', '\nname: a\n  b', '\nname: a #c', '\nname: 1', '\nname: true', '\nname: a\nname: b', '\n# c\nname: a', '\nname: "a\\n"', "\nname: 'a''b'", '\nversion: 1.2', '\nname: a:', '\nmetadata:\nname: a', '\nm:\n  a: b\n   c: d', '\nm:\n  a: b\n c: d', '\ntags: [a, true]', '\ntags: [a,]']) {
       expect(simpleMapping(block), block).toBeUndefined();
     }
   });
