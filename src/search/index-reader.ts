@@ -39,8 +39,10 @@ const MAX_FILES = 256;
 const MAX_DECODED = 4_000_000;
 /** Most derived values (clause expansions) kept by one reader. */
 const MAX_MEMO = 512;
-/** Most phrase verifications (documents) remembered by one reader. */
-const MAX_VERIFIED = 1_000_000;
+/** Most bytes of phrase verifications (one byte per document and phrase) remembered by one reader. */
+const MAX_VERIFIED_BYTES = 8 * 1024 * 1024;
+/** Bit of a `phraseMatches` byte: the document was verified (the low bits are then its fields). */
+export const VERIFIED = 0x80;
 
 /** Simple LRU map: a Map iterates in insertion order, so re-inserting on use keeps the oldest first. */
 class Lru<V> {
@@ -132,7 +134,7 @@ export class IndexReader {
   private readonly decoded = new Lru<Postings>(MAX_DECODED);
   private readonly dfs = new WeakMap<TermChunk, Int32Array>();
   private readonly memo = new Lru<Promise<unknown>>(MAX_MEMO);
-  private readonly phrases = new Lru<Map<number, number>>(MAX_VERIFIED);
+  private readonly phrases = new Lru<Uint8Array>(MAX_VERIFIED_BYTES);
   private rootPromise: Promise<SearchRoot> | undefined;
 
   constructor(
@@ -165,16 +167,15 @@ export class IndexReader {
   }
 
   /**
-   * What is known of a phrase (`key`: its words and field): document → fields where its words are
-   * adjacent. The caller adds what it verifies, then calls `rememberPhrase` (so the LRU weighs it).
+   * What is known of a phrase (`key`: its words and field), one byte per document: `VERIFIED` once
+   * checked, with the fields where its words are adjacent in the low bits. The caller fills in what
+   * it verifies. A typed array, not a Map: a repeated phrase query reads it for thousands of
+   * candidates, and a byte per document is smaller than a Map entry per verified one.
    */
-  phraseMatches(key: string): Map<number, number> {
-    return this.phrases.get(key) ?? new Map();
-  }
-
-  /** Keep `matches` of a phrase (see `phraseMatches`). */
-  rememberPhrase(key: string, matches: Map<number, number>): void {
-    this.phrases.set(key, matches, matches.size + 1);
+  phraseMatches(key: string, docCount: number): Uint8Array {
+    let known = this.phrases.get(key);
+    if (known === undefined || known.length !== docCount) this.phrases.set(key, (known = new Uint8Array(docCount)), docCount);
+    return known;
   }
 
   /** The root file (read once). */

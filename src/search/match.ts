@@ -21,7 +21,7 @@
 import type { PositionTable, Postings } from './codec.ts';
 import { POSITION_STREAMS, type PositionStream } from './format.ts';
 import type { MatchedWords } from './highlight.ts';
-import type { IndexReader, TermInfo } from './index-reader.ts';
+import { VERIFIED, type IndexReader, type TermInfo } from './index-reader.ts';
 import {
   IMPLICIT_PREFIX_MIN,
   MAX_CLAUSES,
@@ -208,13 +208,14 @@ function needsPositions(plan: ClausePlan): boolean {
 /**
  * The fields of each candidate where the phrase's words are adjacent (word k at k positions after
  * word 0), given the fields where every word occurs (`possible`, which depends on the index and
- * the clause only); 0 when nowhere. The returned map may hold other documents verified before.
+ * the clause only): one byte per document, `VERIFIED` plus those fields for every candidate (0
+ * fields when nowhere); other documents may hold what was verified before.
  */
-async function verifyPhrase(reader: IndexReader, plan: ClausePlan, candidates: ArrayLike<number>, possible: Uint8Array): Promise<Map<number, number>> {
+async function verifyPhrase(reader: IndexReader, plan: ClausePlan, candidates: Int32Array, possible: Uint8Array): Promise<Uint8Array> {
   const clause = plan.clause as Extract<Clause, { kind: 'phrase' }>;
   const key = `${clause.field ?? ''}:${clause.terms.join(' ')}`;
-  const known = reader.phraseMatches(key);
-  const docs = Array.from(candidates).filter((d) => !known.has(d));
+  const known = reader.phraseMatches(key, possible.length);
+  const docs = candidates.filter((d) => (known[d]! & VERIFIED) === 0);
   const found = new Uint8Array(docs.length);
   // Each position stream, for the candidates that may hold the phrase in its fields only.
   const streams = (Object.keys(POSITION_STREAMS) as PositionStream[]).map(async (stream) => {
@@ -237,8 +238,7 @@ async function verifyPhrase(reader: IndexReader, plan: ClausePlan, candidates: A
     });
   });
   await Promise.all(streams);
-  for (let k = 0; k < docs.length; k++) known.set(docs[k]!, found[k]!);
-  reader.rememberPhrase(key, known);
+  for (let k = 0; k < docs.length; k++) known[docs[k]!] = VERIFIED | found[k]!;
   return known;
 }
 
@@ -291,14 +291,21 @@ export async function evaluate(reader: IndexReader, plans: readonly ClausePlan[]
   for (const p of positive) {
     if (!needsPositions(p.plan)) continue;
     const verified = await verifyPhrase(reader, p.plan, candidates, p.state);
-    for (const doc of candidates) p.state[doc] = verified.get(doc)! | (verified.get(doc)! << 3);
-    candidates = candidates.filter((d) => verified.get(d)! !== 0);
+    let kept = 0;
+    for (let i = 0; i < candidates.length; i++) {
+      const doc = candidates[i]!;
+      const fields = verified[doc]! & 7;
+      p.state[doc] = fields | (fields << 3);
+      if (fields !== 0) candidates[kept++] = doc;
+    }
+    candidates = candidates.subarray(0, kept);
   }
   for (const n of negative) {
     if (!needsPositions(n.plan)) continue;
     const maybe = candidates.filter((d) => n.state[d] !== 0);
     const verified = await verifyPhrase(reader, n.plan, maybe, n.state);
-    candidates = candidates.filter((d) => !verified.get(d));
+    // Candidates outside `maybe` lack a word of the phrase: their byte has no field bits either.
+    candidates = candidates.filter((d) => (verified[d]! & 7) === 0);
   }
 
   // Rank with a counting sort by key, descending; candidates are increasing, so each key's
