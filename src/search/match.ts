@@ -80,6 +80,17 @@ export function score(key: number, doc: number, docCount: number): number {
   return key + (docCount - doc) / (docCount + 1);
 }
 
+/**
+ * What one clause adds to the rank key of a document, by its state byte: `rankKey` is linear, so
+ * a document's key is the sum over clauses (one exact unit when it matched exactly, plus the best
+ * field weight of its exact matches, or of its other matches when none is exact). A table, because
+ * the ranking loop runs over every candidate (thousands) of every query.
+ */
+const KEY_OF_STATE = Int32Array.from({ length: 64 }, (_, state) => {
+  const exactFields = state >> 3;
+  return rankKey(exactFields !== 0 ? 1 : 0, bestFieldWeight(exactFields !== 0 ? exactFields : state & 7));
+});
+
 /** Pick at most `MAX_EXPANSIONS` non-exact terms, the most frequent first (ties by term). */
 function capExpansions(exact: TermInfo | undefined, others: TermInfo[]): Array<{ info: TermInfo; exact: boolean }> {
   others.sort((a, b) => b.df - a.df || (a.term < b.term ? -1 : 1));
@@ -313,33 +324,28 @@ export async function evaluate(reader: IndexReader, plans: readonly ClausePlan[]
   const n = candidates.length;
   const keyOfDoc = new Int32Array(n);
   const counts = new Int32Array(rankKey(MAX_CLAUSES, 3 * MAX_CLAUSES) + 2);
+  const clauses = states.length;
   for (let i = 0; i < n; i++) {
     const d = candidates[i]!;
-    let exact = 0;
-    let weight = 0;
-    for (let k = 0; k < states.length; k++) {
-      const s = states[k]![d]!;
-      const exactFields = s >> 3;
-      if (exactFields !== 0) exact++;
-      weight += bestFieldWeight(exactFields !== 0 ? exactFields : s & 7);
-    }
-    const key = rankKey(exact, weight);
+    let key = 0;
+    for (let k = 0; k < clauses; k++) key += KEY_OF_STATE[states[k]![d]!]!;
     keyOfDoc[i] = key;
     counts[key]!++;
   }
   // counts[key] becomes the first output slot of that key (higher keys first).
   let slot = 0;
   for (let key = counts.length - 1; key >= 0; key--) {
-    const n = counts[key]!;
+    const count = counts[key]!;
     counts[key] = slot;
-    slot += n;
+    slot += count;
   }
   const docs = new Int32Array(n);
   const keys = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const at = counts[keyOfDoc[i]!]!++;
+    const key = keyOfDoc[i]!;
+    const at = counts[key]!++;
     docs[at] = candidates[i]!;
-    keys[at] = keyOfDoc[i]!;
+    keys[at] = key;
   }
   return { docCount, docs, keys, positive };
 }
