@@ -380,6 +380,76 @@ describe('hostile content and queries (BAD_INPUTS 22–27)', () => {
   });
 });
 
+describe('what one engine keeps between requests', () => {
+  /** The whole answer of a request (every result of a search, scores and highlights included), or its error code. */
+  const answer = async (engine: SearchEngine, op: { kind: 'search' | 'autocomplete'; q: string; filters: Record<string, string> }) => {
+    try {
+      if (op.kind === 'autocomplete') return (await engine.autocomplete(new URLSearchParams({ q: op.q, limit: '20' }))).data;
+      const results: unknown[] = [];
+      for (let page = 1; ; page++) {
+        const { data, pagination } = await engine.search(new URLSearchParams({ q: op.q, ...op.filters, limit: '100', page: String(page) }));
+        results.push(...data);
+        if (page >= pagination.totalPages) return results;
+      }
+    } catch (error) {
+      return (error as { code: string }).code;
+    }
+  };
+
+  it('a phrase verified next to other words still finds every document on its own, and after an exclusion', async () => {
+    const built = await buildIndex([
+      makeSkill(0, { body: 'docker compose with helm' }),
+      makeSkill(1, { body: 'docker compose alone' }),
+      makeSkill(2, { body: 'compose docker, then helm' }),
+    ]);
+    const sequence: Array<[string, string[]]> = [
+      ['"docker compose" helm', ['owner/skill-000']],
+      ['"docker compose"', ['owner/skill-000', 'owner/skill-001']],
+      ['helm -"docker compose"', ['owner/skill-002']],
+      ['"docker compose" -helm', ['owner/skill-001']],
+      ['"docker compose"', ['owner/skill-000', 'owner/skill-001']],
+    ];
+    for (const [q, expected] of sequence) expect(await allIds(built.engine, { q }), q).toEqual(expected);
+    expect((await built.engine.autocomplete(new URLSearchParams({ q: '"docker comp' }))).data).toEqual([{ text: '"docker compose"', count: 2 }]);
+  });
+
+  it('changes no answer: one engine after any sequence of searches and autocompletes = a fresh engine per request', async () => {
+    // Clause states and phrase verifications are kept by the reader and shared between requests:
+    // the requests of one run combine a few shared clauses (a phrase meets different neighbours).
+    const pool = fc.array(queryArb, { minLength: 2, maxLength: 4 });
+    const ops = pool.chain((clauses) => {
+      const q = fc.subarray(clauses, { minLength: 1 }).chain((picked) => fc.shuffledSubarray(picked, { minLength: picked.length })).map((c) => c.join(' '));
+      const op = fc.oneof(
+        fc.record({ kind: fc.constant('search' as const), q, filters: filterArb }),
+        fc.record({ kind: fc.constant('autocomplete' as const), q: q.chain((text) => fc.nat(4).map((n) => text.slice(0, Math.max(1, text.length - n)))), filters: fc.constant({}) }),
+      );
+      return fc.array(op, { minLength: 4, maxLength: 12 });
+    });
+    let runsWithSuggestions = 0;
+    await fc.assert(
+      fc.asyncProperty(corpusArb(), ops, async (skills, ops) => {
+        let suggested = false;
+        const built = await buildIndex(skills, { chunkBytes: 200, inlineMax: 3, packBytes: 16, occurrenceBatch: 7 });
+        for (const o of ops) {
+          const got = await answer(built.engine, o);
+          expect(got, `${o.kind} ${o.q} ${JSON.stringify(o.filters)}`).toEqual(await answer(built.fresh(), o));
+          // A suggestion's count is the total of searching it.
+          if (Array.isArray(got) && o.kind === 'autocomplete') {
+            for (const { text, count } of got as Array<{ text: string; count: number }>) {
+              expect((await built.fresh().search(new URLSearchParams({ q: text }))).pagination.total, text).toBe(count);
+              suggested = true;
+            }
+          }
+        }
+        if (suggested) runsWithSuggestions++;
+      }),
+      { numRuns: 120 },
+    );
+    // About one run in five checks suggestions (~23 of 120): 5 is far below what chance gives.
+    expect(runsWithSuggestions).toBeGreaterThan(5);
+  });
+});
+
 describe('autocomplete', () => {
   let built: Built;
   beforeAll(async () => {

@@ -41,6 +41,8 @@ const MAX_DECODED = 4_000_000;
 const MAX_MEMO = 512;
 /** Most bytes of phrase verifications (one byte per document and phrase) remembered by one reader. */
 const MAX_VERIFIED_BYTES = 8 * 1024 * 1024;
+/** Most bytes of clause states (one byte per document and clause) remembered by one reader. */
+const MAX_STATE_BYTES = 16 * 1024 * 1024;
 /** Bit of a `phraseMatches` byte: the document was verified (the low bits are then its fields). */
 export const VERIFIED = 0x80;
 
@@ -135,6 +137,7 @@ export class IndexReader {
   private readonly dfs = new WeakMap<TermChunk, Int32Array>();
   private readonly memo = new Lru<Promise<unknown>>(MAX_MEMO);
   private readonly phrases = new Lru<Uint8Array>(MAX_VERIFIED_BYTES);
+  private readonly states = new Lru<Uint8Array>(MAX_STATE_BYTES);
   private rootPromise: Promise<SearchRoot> | undefined;
 
   constructor(
@@ -176,6 +179,18 @@ export class IndexReader {
     let known = this.phrases.get(key);
     if (known === undefined || known.length !== docCount) this.phrases.set(key, (known = new Uint8Array(docCount)), docCount);
     return known;
+  }
+
+  /**
+   * The per-document state of a clause (`key`: the clause as written), made by `make` once while it
+   * stays in the LRU: autocomplete evaluates up to 20 queries sharing their first words, and a
+   * repeated search skips a pass over every posting of every expansion. Callers may only add what
+   * holds for any query: a phrase's verified fields (see `phraseMatches`).
+   */
+  clauseState(key: string, docCount: number, make: () => Uint8Array): Uint8Array {
+    let state = this.states.get(key);
+    if (state === undefined || state.length !== docCount) this.states.set(key, (state = make()), docCount);
+    return state;
   }
 
   /** The root file (read once). */

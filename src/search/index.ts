@@ -12,7 +12,7 @@ import type { Pagination, SearchMeta, SearchResult, Suggestion } from '../schema
 import { HAS_INDEX_FILTER, categoryFilterKey, platformFilterKey } from './format.ts';
 import { highlightDescription, highlightText } from './highlight.ts';
 import { IndexReader } from './index-reader.ts';
-import { evaluate, matchedWords, planClause, score, type ClausePlan, type DocFilter, type Matches } from './match.ts';
+import { countMatches, evaluate, matchedWords, planClause, score, type ClausePlan, type DocFilter } from './match.ts';
 import { FIELD_BIT, MAX_QUERY_LENGTH, MIN_PREFIX, fold } from './options.ts';
 import { formatClause, parseQuery, type ParsedQuery } from './query.ts';
 
@@ -46,18 +46,16 @@ function syntaxCheck(q: string): void {
   }
 }
 
-/** Evaluate a parsed query; `plans` shares clause plans between the queries of one request. */
-async function run(idx: IndexReader, query: ParsedQuery, filter: DocFilter, plans: Map<string, Promise<ClausePlan>>): Promise<Matches> {
-  const root = await idx.root();
-  const planned = await Promise.all(
+/** Plan the clauses of a parsed query; `plans` shares clause plans between the queries of one request. */
+function plan(idx: IndexReader, query: ParsedQuery, plans: Map<string, Promise<ClausePlan>>): Promise<ClausePlan[]> {
+  return Promise.all(
     query.clauses.map((clause) => {
       const key = formatClause(clause);
-      let plan = plans.get(key);
-      if (plan === undefined) plans.set(key, (plan = planClause(idx, clause)));
-      return plan;
+      let planned = plans.get(key);
+      if (planned === undefined) plans.set(key, (planned = planClause(idx, clause)));
+      return planned;
     }),
   );
-  return evaluate(idx, planned, filter, root.docs);
 }
 
 function now(): number {
@@ -107,7 +105,7 @@ export function createSearchEngine(loader: Loader, manifest: Manifest): SearchEn
         sets: [categorySet, platformSet, wantIndex === true ? indexSet : undefined].filter((s) => s !== undefined),
         without: wantIndex === false ? indexSet : undefined,
       };
-      const matches = await run(idx, query, filter, new Map());
+      const matches = await evaluate(idx, await plan(idx, query, new Map()), filter, (await idx.root()).docs);
 
       const total = matches.docs.length;
       const from = Math.min(total, (page - 1) * limit);
@@ -164,6 +162,7 @@ export function createSearchEngine(loader: Loader, manifest: Manifest): SearchEn
         .slice(0, AUTOCOMPLETE_CANDIDATES);
       const plans = new Map<string, Promise<ClausePlan>>();
       const counts = new Map<string, number>();
+      const docCount = (await idx.root()).docs;
       for (const candidate of candidates) {
         let query: ParsedQuery;
         try {
@@ -174,8 +173,8 @@ export function createSearchEngine(loader: Loader, manifest: Manifest): SearchEn
           continue;
         }
         if (counts.has(query.normalized)) continue;
-        const matches = await run(idx, query, { sets: [] }, plans);
-        counts.set(query.normalized, matches.docs.length);
+        // Only the count: no ranking, and the first words' clause states are shared (the reader keeps them).
+        counts.set(query.normalized, await countMatches(idx, await plan(idx, query, plans), { sets: [] }, docCount));
       }
       const data = [...counts]
         .filter(([, count]) => count > 0)

@@ -31,7 +31,7 @@ import {
   bestFieldWeight,
   isTypoOf,
 } from './options.ts';
-import { clauseFields, type Clause } from './query.ts';
+import { clauseFields, formatClause, type Clause } from './query.ts';
 
 /** One term a clause matches through, with its postings. */
 export interface Expansion {
@@ -280,8 +280,29 @@ function adjacent(tables: readonly PositionTable[], r: number, f: number, cursor
 
 /** Evaluate planned clauses under a filter: the matching documents, ranked. */
 export async function evaluate(reader: IndexReader, plans: readonly ClausePlan[], filter: DocFilter, docCount: number): Promise<Matches> {
-  const positive = plans.filter((p) => !p.clause.negated).map((plan) => ({ plan, state: clauseState(plan, docCount) }));
-  const negative = plans.filter((p) => p.clause.negated).map((plan) => ({ plan, state: clauseState(plan, docCount) }));
+  const { candidates, positive } = await select(reader, plans, filter, docCount);
+  return rank(candidates, positive, docCount);
+}
+
+/** How many documents match planned clauses under a filter (`evaluate` without the ranking). */
+export async function countMatches(reader: IndexReader, plans: readonly ClausePlan[], filter: DocFilter, docCount: number): Promise<number> {
+  return (await select(reader, plans, filter, docCount)).candidates.length;
+}
+
+/** The state of a planned clause, from the reader's LRU when it has it (see `IndexReader.clauseState`). */
+function stateOf(reader: IndexReader, plan: ClausePlan, docCount: number): Uint8Array {
+  return reader.clauseState(formatClause(plan.clause), docCount, () => clauseState(plan, docCount));
+}
+
+/** The matching documents (increasing) and the positive clauses with their states. */
+async function select(
+  reader: IndexReader,
+  plans: readonly ClausePlan[],
+  filter: DocFilter,
+  docCount: number,
+): Promise<{ candidates: Int32Array; positive: Matches['positive'] }> {
+  const positive = plans.filter((p) => !p.clause.negated).map((plan) => ({ plan, state: stateOf(reader, plan, docCount) }));
+  const negative = plans.filter((p) => p.clause.negated).map((plan) => ({ plan, state: stateOf(reader, plan, docCount) }));
 
   // Drive from the clause with the fewest postings (a phrase: those of its rarest word).
   const size = (p: ClausePlan): number =>
@@ -302,6 +323,7 @@ export async function evaluate(reader: IndexReader, plans: readonly ClausePlan[]
   for (const p of positive) {
     if (!needsPositions(p.plan)) continue;
     const verified = await verifyPhrase(reader, p.plan, candidates, p.state);
+    // The state may be shared (the reader keeps it): what is written here holds for any query.
     let kept = 0;
     for (let i = 0; i < candidates.length; i++) {
       const doc = candidates[i]!;
@@ -318,6 +340,12 @@ export async function evaluate(reader: IndexReader, plans: readonly ClausePlan[]
     // Candidates outside `maybe` lack a word of the phrase: their byte has no field bits either.
     candidates = candidates.filter((d) => (verified[d]! & 7) === 0);
   }
+  return { candidates, positive };
+}
+
+/** `candidates` (increasing) ranked by their clause states (see the module comment). */
+function rank(candidates: Int32Array, positive: Matches['positive'], docCount: number): Matches {
+  const states = positive.map((p) => p.state);
 
   // Rank with a counting sort by key, descending; candidates are increasing, so each key's
   // documents stay in document order (stars, recency, id).
