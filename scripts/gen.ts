@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Rng, Zipf } from './gen-random.ts';
 import { generatedTaxonomy, readTaxonomy } from './gen-taxonomy.ts';
 import {
@@ -389,19 +390,29 @@ function stats(rng: Rng, stars: number, created: number, updated: number): Recor
   return { views, installs, favorites: Math.floor(installs * (0.05 + rng.next() * 0.35)), starHistory };
 }
 
-/** Parse `--name value` / `--flag` arguments. */
-function parseArgs(argv: string[]): Record<string, string | true> {
-  const args: Record<string, string | true> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i] as string;
-    if (!a.startsWith('--')) throw new Error(`unexpected argument ${JSON.stringify(a)}`);
-    const next = argv[i + 1];
-    if (next !== undefined && !next.startsWith('--')) {
-      args[a.slice(2)] = next;
-      i++;
-    } else args[a.slice(2)] = true;
-  }
-  return args;
+const USAGE = `usage: npm run gen -- [--count N] [--out DIR] [--seed S] [--force]
+  --count N   skills to generate (default 1000)
+  --out DIR   content folder to write (default bench-out/content-N); an existing folder needs --force
+  --seed S    seed of the generator (default 1): same arguments, byte-identical output
+  --force     replace DIR if it exists`;
+
+/** The command line, or a usage error (exit 2) naming what is wrong. */
+function parseCommandLine(argv: string[]): { count: number; out: string; seed: string; force: boolean } | undefined {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      count: { type: 'string', default: '1000' },
+      out: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      force: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) return undefined;
+  const count = Number(values.count);
+  if (!Number.isInteger(count) || count < 1) throw new Error(`--count: expected a positive integer, got ${JSON.stringify(values.count)}`);
+  return { count, out: values.out ?? `bench-out/content-${count}`, seed: values.seed, force: values.force };
 }
 
 /** Human-readable byte count. */
@@ -413,16 +424,20 @@ export function formatBytes(n: number): string {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
-  const count = Number(args.count ?? 1000);
-  const out = typeof args.out === 'string' ? args.out : `bench-out/content-${count}`;
-  const summary = await generate({
-    count,
-    out,
-    seed: typeof args.seed === 'string' ? args.seed : '1',
-    force: args.force === true,
-    progress: (line) => process.stderr.write(`${line}\n`),
-  });
+  let args: ReturnType<typeof parseCommandLine>;
+  try {
+    args = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    // node:util parseArgs names the unknown option or the missing value; ours names the bad value.
+    console.error(`gen: ${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (args === undefined) {
+    console.log(USAGE);
+    return;
+  }
+  const { count, out } = args;
+  const summary = await generate({ count, out, seed: args.seed, force: args.force, progress: (line) => process.stderr.write(`${line}\n`) });
   const s = summary;
   console.log(
     [
