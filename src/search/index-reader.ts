@@ -4,7 +4,8 @@
  * finished ones are kept in a bounded LRU, and decoded postings in a second LRU bounded by size.
  * Positions (phrase queries only) are fetched per piece: only the packs that hold the wanted
  * documents of a term; what a phrase was verified to match is kept in a third LRU, so the next
- * page of a phrase query (or the same query again) verifies nothing.
+ * page of a phrase query (or the same query again) verifies nothing. A fourth keeps each clause's
+ * per-document state, which autocomplete's completions and repeated queries share.
  */
 import { ApiError } from '../errors.ts';
 import type { Loader } from '../loader.ts';
