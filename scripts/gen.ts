@@ -392,9 +392,9 @@ function stats(rng: Rng, stars: number, created: number, updated: number): Recor
 
 const USAGE = `usage: npm run gen -- [--count N] [--out DIR] [--seed S] [--force]
   --count N   skills to generate (default 1000)
-  --out DIR   content folder to write (default bench-out/content-N); an existing folder needs --force
+  --out DIR   content folder to write (default bench-out/content-N); a folder with files in it needs --force
   --seed S    seed of the generator (default 1): same arguments, byte-identical output
-  --force     replace DIR if it exists`;
+  --force     replace DIR if it has files`;
 
 /** The command line, or a usage error (exit 2) naming what is wrong. */
 function parseCommandLine(argv: string[]): { count: number; out: string; seed: string; force: boolean } | undefined {

@@ -175,7 +175,7 @@ describe('quickSkillJson and quickStats: the schemas, without zod, for plainly v
         expect(parsed.success).toBe(true);
         expect(JSON.stringify(quick)).toBe(JSON.stringify(parsed.data));
       }),
-      // About 4% of these values are valid: 9,000 runs give the quick path ~370 to check, far above the floor of 100.
+      // About 4% of these values are valid: 9,000 runs give the quick path ~350 to check, far above the floor of 100.
       { numRuns: 9000 },
     );
     expect(answered).toBeGreaterThan(100);
