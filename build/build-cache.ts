@@ -174,7 +174,9 @@ let code: string | undefined;
 function codeHash(): string {
   if (code !== undefined) return code;
   const hash = createHash('sha256');
-  const here = (file: string): string => fileURLToPath(new URL(file, import.meta.url));
+  // `.ts` in a clone, `.js` in the compiled package.
+  const extension = import.meta.url.endsWith('.js') ? '.js' : '.ts';
+  const here = (file: string): string => fileURLToPath(new URL(file.replace(/\.ts$/, extension), import.meta.url));
   const require = createRequire(import.meta.url);
   const files = [
     'build-cache.ts', 'content-schemas.ts', 'front-matter.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',

@@ -100,7 +100,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     throw new Error(`the build cache folder ${cacheDir} must be outside the output ${out}`);
   }
   const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
-  const { content, problems, skipped, cache, fromCache } = await loadContent(options.contentDir, { previous });
+  const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, { previous });
   const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
   if (problems.length > 0 && !(options.skipInvalid === true && skippable)) throw new BuildError(problems);
 
@@ -118,7 +118,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     progress('writing the site and swapping the output in');
     if (options.site !== false) await writeSite(writer, { base: options.base });
     await writer.emit(OPENAPI_PATH, openApiDocument());
-    const final: Manifest = { ...written, search, ...(builtAt === undefined ? {} : { builtAt }) };
+    const final: Manifest = {
+      ...written,
+      search,
+      ...(fingerprint === undefined ? {} : { contentHash: fingerprint }),
+      ...(builtAt === undefined ? {} : { builtAt }),
+    };
     await writer.emit(MANIFEST_PATH, final);
     return final;
   }, { reuse: incremental });

@@ -56,6 +56,8 @@ export interface LoadResult {
   cache?: LoadCache<SkillRecord>;
   /** How many skill folders re-used the result of the earlier load (`LoadOptions.previous`). */
   fromCache: number;
+  /** `contentFingerprint` of what was loaded; absent when the content folder was not found. */
+  fingerprint?: string;
 }
 
 /** Options of `loadContent`. */
@@ -134,7 +136,46 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
     skipped,
     cache: { contentDir: realRoot, shared, skills: context.next },
     fromCache: context.fromCache,
+    fingerprint: fingerprintOf(realRoot, found, [...context.next].map(([dir, cached]) => [dir, cached.hash])),
   };
+}
+
+/**
+ * A SHA-256 of everything a build reads from `contentDir` (categories.json, platforms.json, and
+ * per skill folder the files `loadContent` reads): equal to the `fingerprint` of a load of the
+ * same bytes, and computed without parsing or validating anything, so `skills-api start` can tell
+ * cheaply whether a build output is stale. Undefined when the folder does not exist.
+ */
+export async function contentFingerprint(contentDir: string): Promise<string | undefined> {
+  const root = resolve(contentDir);
+  const rootStats = await lstatOrUndefined(root);
+  if (rootStats === undefined || !(rootStats.isDirectory() || rootStats.isSymbolicLink())) return undefined;
+  const realRoot = realpathSync.native(root);
+  const found = await discover(realRoot, []);
+  const hashes = found.candidates.flatMap(({ dir }): [string, string][] => {
+    const abs = join(realRoot, dir);
+    // As in `loadSkill`: a folder that is not where discovery saw it is not read (and not hashed).
+    if (realpathOrUndefined(abs) !== abs) return [];
+    const listing = listFolder(abs);
+    const inputs = SKILL_FILES.map((name) => readInput(realRoot, `${dir}/${name}`, listing.get(name))) as SkillInputs;
+    const skillSha = Buffer.isBuffer(inputs[0]) ? createHash('sha256').update(inputs[0]).digest('hex') : undefined;
+    return [[dir, inputHash(dir, inputs, skillSha, hasMarketplaceIndex(abs, listing.get('.claude-plugin')))]];
+  });
+  return fingerprintOf(realRoot, found, hashes);
+}
+
+/** The fingerprint of a content folder from its shared files, its discovery and its folders' input hashes. */
+function fingerprintOf(root: string, found: { candidates: readonly Candidate[]; skipped: readonly string[] }, folders: readonly (readonly [string, string])[]): string {
+  const hash = createHash('sha256').update('skills-api content 1\0');
+  for (const file of ['categories.json', 'platforms.json']) {
+    const input = readInput(root, file);
+    hash.update(`${file}\0`);
+    if (Buffer.isBuffer(input)) hash.update(`bytes ${input.length}\0`).update(input);
+    else hash.update(describeInput(input));
+  }
+  for (const dir of found.skipped) hash.update(`skipped ${dir}\0`);
+  for (const [dir, folder] of [...folders].sort(([a], [b]) => compareCodeUnits(a, b))) hash.update(`${dir} ${folder}\0`);
+  return hash.digest('hex');
 }
 
 function failed(problems: Problem[]): LoadResult {

@@ -8,7 +8,6 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { API_PREFIX } from '../src/paths.ts';
 import { SEARCH_DIR } from '../src/search/format.ts';
 import type { OutputWriter } from './output.ts';
@@ -20,7 +19,7 @@ export interface SiteOptions {
 }
 
 /** One bundled script of the output. */
-interface Script {
+export interface Script {
   /** Output file, relative to the output folder. */
   out: string;
   /** Entry source, relative to the project root. */
@@ -28,16 +27,26 @@ interface Script {
   format: 'iife' | 'esm';
 }
 
-const SCRIPTS: readonly Script[] = [
+/** The scripts of the output, in the order they are written. */
+export const SCRIPTS: readonly Script[] = [
   { out: 'sw.js', entry: 'src/service-worker.ts', format: 'iife' },
   { out: 'api.js', entry: 'src/page-api.ts', format: 'esm' },
   { out: 'app.js', entry: 'site/app.ts', format: 'iife' },
 ];
 /** Demo page files copied as they are (index.html gets cache-busting query strings). */
-const COPIED = ['style.css', 'favicon.svg'] as const;
+export const COPIED = ['style.css', 'favicon.svg'] as const;
 
 const BASE_RE = /^\/(?:[A-Za-z0-9._~-]+\/)*$/;
+/**
+ * The project root in a clone (`site/` holds the TypeScript sources), or `dist/` in the installed
+ * package (`dist/site/` holds the scripts pre-bundled by scripts/build-package.ts).
+ */
 const root = fileURLToPath(new URL('../', import.meta.url));
+/**
+ * What `__SKILLS_API_BASE__` is bundled as; replaced by the real base afterwards, so the scripts
+ * can be bundled once for the package and every build (clone or package) writes the same bytes.
+ */
+export const BASE_PLACEHOLDER = '/__skills_api_base__/';
 
 /**
  * `base` as `/` or `/a/b/` (leading and trailing slash added); throws for anything but plain path
@@ -52,10 +61,14 @@ export function normalizeBase(base = '/'): string {
   return normalized;
 }
 
-/** Bundle one script: minified, ES2020, `__SKILLS_API_BASE__` set to `base`. */
-async function bundle(script: Script, base: string): Promise<string> {
+/**
+ * Bundle one script with esbuild (a dev dependency, loaded only here): minified, ES2020,
+ * `__SKILLS_API_BASE__` set to `BASE_PLACEHOLDER`.
+ */
+export async function bundleScript(script: Script, projectRoot: string): Promise<string> {
+  const { build } = await import('esbuild');
   const result = await build({
-    absWorkingDir: root,
+    absWorkingDir: projectRoot,
     entryPoints: [script.entry],
     bundle: true,
     write: false,
@@ -66,11 +79,23 @@ async function bundle(script: Script, base: string): Promise<string> {
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'silent',
-    define: { __SKILLS_API_BASE__: JSON.stringify(base) },
+    define: { __SKILLS_API_BASE__: JSON.stringify(BASE_PLACEHOLDER) },
   });
   const file = result.outputFiles[0];
   if (file === undefined) throw new Error(`esbuild wrote nothing for ${script.entry}`);
   return file.text;
+}
+
+/** One script with `base` in place: pre-bundled in the package, bundled from the sources in a clone. */
+async function siteScript(script: Script, base: string): Promise<string> {
+  let text: string;
+  try {
+    text = await fs.readFile(`${root}site/${script.out}`, 'utf8');
+  } catch {
+    text = await bundleScript(script, root);
+  }
+  // The base is plain path characters (normalizeBase), so it is the same inside a JS string.
+  return text.replaceAll(JSON.stringify(BASE_PLACEHOLDER), JSON.stringify(base));
 }
 
 /** Short content hash used as a cache-busting query string. */
@@ -111,7 +136,7 @@ export function headersFile(base: string, siteFiles: readonly string[]): string 
  */
 export async function writeSite(writer: OutputWriter, options: SiteOptions = {}): Promise<void> {
   const base = normalizeBase(options.base);
-  const scripts = await Promise.all(SCRIPTS.map(async (script) => ({ out: script.out, text: await bundle(script, base) })));
+  const scripts = await Promise.all(SCRIPTS.map(async (script) => ({ out: script.out, text: await siteScript(script, base) })));
   const copied = await Promise.all(COPIED.map(async (name) => ({ out: name, text: await fs.readFile(`${root}site/${name}`, 'utf8') })));
   const files = [...scripts, ...copied];
   for (const file of files) await writer.writeFile(file.out, file.text);

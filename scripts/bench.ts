@@ -55,7 +55,7 @@ say();
 const buildStarted = performance.now();
 const timed = values['skip-build']
   ? { status: 0, stdout: '', stderr: '(build skipped)' }
-  : spawnSync('/usr/bin/time', ['-v', process.execPath, '--import', 'tsx', 'build/cli.ts', '--content', content, '--out', out], { encoding: 'utf8' });
+  : spawnSync('/usr/bin/time', ['-v', process.execPath, 'bin/skills-api.js', 'build', '--content', content, '--out', out], { encoding: 'utf8' });
 const buildMs = performance.now() - buildStarted;
 if (timed.status !== 0) throw new Error(`build failed:\n${timed.stdout}\n${timed.stderr}`);
 const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (.+)/.exec(timed.stderr)?.[1] ?? '?';
@@ -94,7 +94,7 @@ if (haveOutput) {
   const original = readFileSync(skillFile);
   const incremental = (): { ms: number; stdout: string } => {
     const started = performance.now();
-    const rebuilt = spawnSync(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--content', content, '--out', out, '--incremental'], { encoding: 'utf8' });
+    const rebuilt = spawnSync(process.execPath, ['bin/skills-api.js', 'build', '--content', content, '--out', out, '--incremental'], { encoding: 'utf8' });
     if (rebuilt.status !== 0) throw new Error(`incremental build failed:\n${rebuilt.stderr}`);
     return { ms: performance.now() - started, stdout: rebuilt.stdout.trim() };
   };
@@ -116,12 +116,12 @@ if (haveOutput) {
   // A build killed (SIGKILL) at a random point must leave the previous output as it was.
   // With --skip-build there is no build time: kill within the first minute.
   const killAt = 500 + Math.floor(Math.random() * Math.max(1000, (values['skip-build'] ? 60_000 : buildMs) * 0.9 - 500));
-  const victim = spawn(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--content', content, '--out', out], { stdio: 'ignore' });
+  const victim = spawn(process.execPath, ['bin/skills-api.js', 'build', '--content', content, '--out', out], { stdio: 'ignore' });
   await new Promise((resolve) => setTimeout(resolve, killAt));
   victim.kill('SIGKILL');
   await new Promise((resolve) => victim.once('exit', resolve));
   const afterKill = treeDigest(out) === clean;
-  const next = spawnSync(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--content', content, '--out', out], { encoding: 'utf8' });
+  const next = spawnSync(process.execPath, ['bin/skills-api.js', 'build', '--content', content, '--out', out], { encoding: 'utf8' });
   say(`Build killed with SIGKILL after ${(killAt / 1000).toFixed(1)} s: previous output ${afterKill ? 'unchanged' : '**changed**'}; ` +
     `next build ${next.status === 0 ? 'succeeded' : `**failed** (${next.status})`}, output ${treeDigest(out) === clean ? 'identical to' : '**differs from**'} the clean build.`);
   say();
@@ -129,7 +129,7 @@ if (haveOutput) {
 
 // Server under load.
 const detail = firstDetail(out);
-const api = await startProcess(process.execPath, ['--import', 'tsx', 'src/node/serve.ts', '--dir', out, '--port', '0', '--host', '127.0.0.1'], /on (http:\/\/\S+)/);
+const api = await startProcess(process.execPath, ['bin/skills-api.js', 'serve', '--dir', out, '--port', '0', '--host', '127.0.0.1'], /on (http:\/\/\S+)/);
 const routes = [
   '/api/v1/skills',
   '/api/v1/skills?sort=updated&order=desc&page=3',
@@ -178,7 +178,7 @@ say(`Detail route, 20 connections: \`npm run serve\` ${viaApi.requests.average} 
 say();
 
 // 1,000 concurrent connections on the mixed routes.
-const crowd = await startProcess(process.execPath, ['--import', 'tsx', 'src/node/serve.ts', '--dir', out, '--port', '0', '--host', '127.0.0.1'], /on (http:\/\/\S+)/);
+const crowd = await startProcess(process.execPath, ['bin/skills-api.js', 'serve', '--dir', out, '--port', '0', '--host', '127.0.0.1'], /on (http:\/\/\S+)/);
 const many = await autocannon({ url: crowd.url, connections: 1000, duration: Math.max(5, duration / 3), timeout: 30, requests: routes.map((path) => ({ method: 'GET', path })) });
 const stillUp = (await fetch(`${crowd.url}/api/v1/skills/${detail}`)).status;
 crowd.child.kill('SIGTERM');
@@ -187,7 +187,7 @@ say(`1,000 concurrent connections, mixed routes, ${Math.max(5, duration / 3)} s:
 say();
 
 // Rate limiting: 60/min per client; 70 requests from one client.
-const limited = await startProcess(process.execPath, ['--import', 'tsx', 'src/node/serve.ts', '--dir', out, '--port', '0', '--host', '127.0.0.1', '--rate-limit', '60/min'], /on (http:\/\/\S+)/);
+const limited = await startProcess(process.execPath, ['bin/skills-api.js', 'serve', '--dir', out, '--port', '0', '--host', '127.0.0.1', '--rate-limit', '60/min'], /on (http:\/\/\S+)/);
 const statuses: number[] = [];
 let first429: Response | undefined;
 for (let i = 0; i < 70; i++) {

@@ -29,6 +29,11 @@ export interface Manifest {
   lists: Record<string, number>;
   /** The search index, when the build wrote one. */
   search?: SearchManifest;
+  /**
+   * SHA-256 fingerprint of the content folder the output was built from (build/load-content.ts
+   * `contentFingerprint`): `skills-api start` rebuilds when the content no longer matches it.
+   */
+  contentHash?: string;
   /** Build time, only when SOURCE_DATE_EPOCH was set (builds are otherwise timestamp-free). */
   builtAt?: string;
 }

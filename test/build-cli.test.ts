@@ -1,5 +1,5 @@
 /**
- * `npm run build` (build/cli.ts) in child processes: exit codes, messages, and byte-identical
+ * `skills-api build` (what `npm run build` runs) in child processes: exit codes, messages, and byte-identical
  * output across discovery order, time zone and locale (BAD_INPUTS 21).
  */
 import { execFile } from 'node:child_process';
@@ -19,7 +19,7 @@ function runCli(args: string[], env: Record<string, string> = {}): Promise<{ cod
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'build/cli.ts', ...args],
+      ['bin/skills-api.js', 'build', ...args],
       { cwd: process.cwd(), env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env } },
       (error, stdout, stderr) => resolve({ code: error === null ? 0 : Number(error.code), stdout, stderr }),
     );
@@ -61,7 +61,7 @@ describe('build CLI', () => {
     expect(ra.stderr).toBe('');
     expect(ra.code).toBe(0);
     expect(rb.code).toBe(0);
-    expect(ra.stdout.replace(a, '<out>')).toMatch(/^built 22 skills into <out>: \d+ files, [\d.]+ (KiB|MiB), \d+ ms\n$/);
+    expect(ra.stdout.replace(a, '<out>').replace(forward.dir, '<content>')).toMatch(/^Built 22 skills from <content>\/ into <out>\/: \d+ files, [\d.]+ (KiB|MiB) in [\d.]+ s\n$/);
     const [ta, tb] = [await readTree(a), await readTree(b)];
     expect(ta.size).toBeGreaterThan(100);
     expect([...ta.keys()]).toEqual([...tb.keys()]);
@@ -83,7 +83,7 @@ describe('build CLI', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr.replaceAll(folder.dir, '<content>').replaceAll(out, '<out>')).toMatchInlineSnapshot(`
-      "build failed, <out> left unchanged: 3 problem(s) in <content>
+      "skills-api: build failed, <out>/ left unchanged: 3 problem(s) in <content>/
         skills/zz/last/SKILL.md → name: expected a non-empty string, got a list
         skills/zz/last/skill.json → stars: expected integer ≥ 0
         skills/zz/last/skill.json → author.avatar: expected an https: URL
@@ -97,8 +97,9 @@ describe('build CLI', () => {
     const out = await outDir();
     const result = await runCli(['--content', folder.dir, '--out', out, '--skip-invalid']);
     expect(result.code).toBe(0);
-    expect(result.stdout.split('\n').slice(1)).toEqual([
-      'skipped 1 invalid folder(s):',
+    expect(result.stdout).toMatch(/^Built 2 skills from /);
+    expect(result.stderr.split('\n')).toEqual([
+      'Skipped 1 invalid skill folder(s):',
       '  skills/zz/last/SKILL.md: missing front matter: the file must start with a line of exactly ---',
       '',
     ]);
@@ -106,16 +107,23 @@ describe('build CLI', () => {
 
   it('a bad command line is a usage error (exit 2)', async () => {
     const cases: [string[], string][] = [
-      [['--bogus'], "error: Unknown option '--bogus'"],
-      [['--content'], "error: Option '--content <value>' argument missing"],
-      [['extra'], "error: Unexpected argument 'extra'"],
+      [['--bogus'], "error: unknown option '--bogus'"],
+      [['--content'], "error: option '--content <dir>' argument missing"],
+      [['extra'], "error: too many arguments for 'build'"],
+      [['--base', '/a b/'], "error: option '--base <path>' argument '/a b/' is invalid. --base must be a URL path"],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(args)));
     results.forEach((result, i) => {
       expect(result.code).toBe(2);
-      const [first, usage] = result.stderr.split('\n');
+      const [first, hint] = result.stderr.split('\n');
       expect(first).toContain(cases[i]![1]);
-      expect(usage).toMatch(/^usage: npm run build -- \[--content DIR\] \[--out DIR\] \[--skip-invalid\]/);
+      expect(hint).toBe('(add --help for usage)');
     });
+  });
+
+  it('--help lists every flag of the build', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    for (const flag of ['--content', '--out', '--skip-invalid', '--incremental', '--cache-dir', '--base', '--bundle']) expect(result.stdout).toContain(flag);
   });
 });

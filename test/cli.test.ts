@@ -217,7 +217,7 @@ describe('errors', () => {
       [1, `skills-api: bad bundle: cannot read bundle ${join(empty, 'missing.bundle')}: no such file`],
       [2, 'skills-api: --url must be an http(s) URL, got "ftp://example.com"'],
       [1, expect.stringMatching(new RegExp(`^skills-api: cannot reach ${closed.url}: connect ECONNREFUSED`))],
-      [1, `skills-api: ${empty} is not a build output (no api/v1/manifest.json): build it with skills-api build --out ${empty}`],
+      [1, `skills-api: ${empty}/ is not a build output (no api/v1/manifest.json): build it first with skills-api build --out ${empty}`],
       [2, 'skills-api: no directory to read: pass --url URL, --bundle FILE or --dir DIR, or create ./skills.bundle with: skills-api bundle --out skills.bundle'],
     ]);
   });
@@ -242,7 +242,7 @@ describe('build, bundle and serve', () => {
       const built = await run(['build', '--content', TOOLS_CONTENT, '--out', 'out', '--bundle', 'out.bundle'], { cwd: work });
       expect(built.code).toBe(0);
       expect(built.stderr).toBe('');
-      expect(built.stdout).toMatch(/^Built 5 skills into out: \d+ files, [\d.]+ KiB in [\d.]+ s\nWrote out\.bundle: 5 skills, /);
+      expect(built.stdout.replace(TOOLS_CONTENT, '<content>')).toMatch(/^Built 5 skills from <content>\/ into out\/: \d+ files, [\d.]+ KiB in [\d.]+ s\nWrote out\.bundle: 5 skills, /);
       expect(JSON.parse(await readFile(join(work, 'out/api/v1/openapi.json'), 'utf8'))).toHaveProperty('openapi');
 
       const bad = join(work, 'bad-content');
@@ -252,7 +252,7 @@ describe('build, bundle and serve', () => {
       const failed = await run(['build', '--content', bad, '--out', 'out'], { cwd: work });
       expect(failed.code).toBe(1);
       expect(failed.stdout).toBe('');
-      expect(failed.stderr).toMatch(/^skills-api: build failed, nothing written: 1 problem\(s\):\n {2}skills\/acme\/review-bot\/SKILL\.md → name: /);
+      expect(failed.stderr).toMatch(/^skills-api: build failed, out\/ left unchanged: 1 problem\(s\) in .*\/\n {2}skills\/acme\/review-bot\/SKILL\.md → name: /);
     } finally {
       await rm(work, { recursive: true, force: true });
     }
@@ -265,7 +265,7 @@ describe('build, bundle and serve', () => {
       let out = '';
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        const found = /on (http:\/\/\S+) \(from /.exec(out);
+        const found = /^Skills Directory API on (http:\/\/\S+) \(5 skills from .*\.bundle\)$/m.exec(out);
         if (found) resolve(found[1]!);
       });
       child.on('close', () => reject(new Error(`serve exited: ${out}`)));

@@ -45,11 +45,11 @@ function deadPid(): number {
 
 describe('a build killed with SIGKILL', () => {
   it('leaves the previous output identical at any point, and the next build succeeds', async () => {
-    // One node process (no tsx wrapper), so the kill hits the build itself. Delays spread over
-    // start-up, loading, writing the staging folder and the swap; the last one is random.
-    const delays = [900, 1_900, 600 + Math.floor(Math.random() * 2_000)];
+    // One node process (bin/skills-api.js registers tsx in-process), so the kill hits the build
+    // itself. Fixed delays spread over start-up, loading, writing the staging folder and the swap.
+    const delays = [900, 1_900, 2_400];
     for (const delay of delays) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--content', CONTENT, '--out', out], {
+      const child = spawn(process.execPath, ['bin/skills-api.js', 'build', '--content', CONTENT, '--out', out], {
         cwd: ROOT,
         env: { ...process.env, SOURCE_DATE_EPOCH: '' },
         stdio: 'ignore',
@@ -84,8 +84,8 @@ describe('a build killed with SIGKILL', () => {
       await writeFile(join(content, 'skills', owner, repo, 'stats.json'), '{"views":7,"installs":3,"favorites":1,"starHistory":[]}');
       await runBuild({ contentDir: content, outDir: join(dir, 'expected'), sourceDateEpoch: undefined });
       const expected = treeHashes(join(dir, 'expected'));
-      for (const delay of [900, 1_900, 600 + Math.floor(Math.random() * 2_500)]) {
-        const args = ['--import', 'tsx', 'build/cli.ts', '--content', content, '--out', target, '--incremental', '--cache-dir', cacheDir];
+      for (const delay of [900, 1_900, 2_600]) {
+        const args = ['bin/skills-api.js', 'build', '--content', content, '--out', target, '--incremental', '--cache-dir', cacheDir];
         const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: '' }, stdio: 'ignore' });
         // Listened for from the start: a build that finishes before the kill has exited already.
         const exited = new Promise((resolve) => child.once('exit', resolve));

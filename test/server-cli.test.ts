@@ -1,17 +1,19 @@
 /**
- * The command-line entry points as a user runs them: `npm run serve` prints its one startup line,
+ * The serving commands as a user runs them: `npm run serve` prints its one startup line,
  * answers, and exits 0 on SIGTERM/SIGINT; a folder without a manifest or a wrong flag is a clear
- * error; `npm start` builds a missing output first.
+ * error; `npm start` builds a missing or stale output first; `skills-api dev` rebuilds on a
+ * content edit and tells the page to reload.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractContent, writeContractTree } from './contract/contract-data.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+const BIN = join(ROOT, 'bin', 'skills-api.js');
+const NODE = process.execPath;
 const STARTUP = /^Skills Directory API on (http:\/\/[^:]+:(\d+)) \((\d+) skills? from (.+)\)$/m;
 
 let base: string;
@@ -114,37 +116,31 @@ describe('npm run serve', () => {
   }, 30_000);
 
   it('exits 0 on SIGINT (Ctrl-C)', async () => {
-    const result = await run(TSX, ['src/node/serve.ts', '--dir', out, '--port', '0', '--host', '127.0.0.1'], 'SIGINT');
+    const result = await run(NODE, [BIN, 'serve', '--dir', out, '--port', '0', '--host', '127.0.0.1'], 'SIGINT');
     expect(result.stdout).toMatch(/^Skills Directory API on http:\/\/127\.0\.0\.1:\d+ \(\d+ skills from .+\)$/m);
     expect(result.answered).toBe(200);
     expect({ code: result.code, signal: result.signal }).toEqual({ code: 0, signal: null });
   }, 30_000);
 
   it('refuses a folder without a manifest, saying how to build it', async () => {
-    const result = await run(TSX, ['src/node/serve.ts', '--dir', base, '--port', '0']);
+    const result = await run(NODE, [BIN, 'serve', '--dir', base, '--port', '0']);
     expect(result.code).toBe(1);
     expect(result.stderr.replaceAll(base, '<dir>')).toMatchInlineSnapshot(`
-      "serve: <dir> has no api/v1/manifest.json: it is not a build output. Build it first: npm run build -- --out <dir>
+      "skills-api: <dir>/ is not a build output (no api/v1/manifest.json): build it first with skills-api build --out <dir>
       "
     `);
   }, 30_000);
 
-  it('refuses an unknown flag and a missing --dir with the usage', async () => {
-    const unknown = await run(TSX, ['src/node/serve.ts', '--dir', out, '--prot', '8080']);
+  it('refuses an unknown flag and a bad port with a pointer to --help', async () => {
+    const unknown = await run(NODE, [BIN, 'serve', '--dir', out, '--prot', '8080']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatchInlineSnapshot(`
-      "serve: Unknown option '--prot'
-
-      Usage: npm run serve -- --dir <output folder> [--port <n>] [--host <address>] [--rate-limit <N/min>]
-        --dir         output folder of a build (required), e.g. public
-        --port        port to listen on (default: PORT, else 3000; 0 picks a free one)
-        --host        address to listen on (default: every interface)
-        --rate-limit  API requests allowed per client: N/s, N/min or N/h (default: no limit)
-      "
-    `);
-    const missing = await run(TSX, ['src/node/serve.ts', '--port', 'x']);
-    expect(missing.code).toBe(2);
-    expect(missing.stderr.split('\n')[0]).toBe('serve: --dir is required');
+    expect(unknown.stderr).toBe("error: unknown option '--prot'\n(Did you mean --port?)\n(add --help for usage)\n");
+    const port = await run(NODE, [BIN, 'serve', '--port', 'x']);
+    expect(port.code).toBe(2);
+    expect(port.stderr.split('\n')[0]).toBe("error: option '--port <n>' argument 'x' is invalid. --port must be a port number from 0 to 65535");
+    const rate = await run(NODE, [BIN, 'serve', '--rate-limit', '0/min']);
+    expect(rate.code).toBe(2);
+    expect(rate.stderr.split('\n')[0]).toMatch(/^error: option '--rate-limit <rate>' argument '0\/min' is invalid\. --rate-limit must be N\/s, N\/min or N\/h/);
   }, 30_000);
 });
 
@@ -152,10 +148,10 @@ describe('npm start', () => {
   it('builds the content first when the output has no manifest, then serves it; exits 0 on SIGTERM', async () => {
     const dir = join(base, 'start-fresh');
     await writeContent(join(dir, 'content'));
-    const result = await run(TSX, ['src/node/start.ts', '--content', join(dir, 'content'), '--out', join(dir, 'public'), '--port', '0'], 'SIGTERM');
+    const result = await run(NODE, [BIN, 'start', '--content', join(dir, 'content'), '--out', join(dir, 'public'), '--port', '0'], 'SIGTERM');
     const lines = result.stdout.replaceAll(dir, '<dir>').trim().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^Built 1 skills from <dir>\/content\/ into <dir>\/public\/ \(\d+ files, \d+ ms\)$/);
+    expect(lines[0]).toMatch(/^Built 1 skills from <dir>\/content\/ into <dir>\/public\/: \d+ files, [\d.]+ KiB in [\d.]+ s$/);
     expect(lines[1]).toMatch(/^Skills Directory API on http:\/\/localhost:\d+ \(1 skill from <dir>\/public\/\)$/);
     expect(result.answered).toBe(200);
     expect({ code: result.code, signal: result.signal }).toEqual({ code: 0, signal: null });
@@ -163,8 +159,9 @@ describe('npm start', () => {
 
   it('serves an existing output without building', async () => {
     // The content folder does not exist: a build would fail.
-    const result = await run(TSX, ['src/node/start.ts', '--content', join(base, 'no-such-content'), '--out', out, '--port', '0'], 'SIGTERM');
+    const result = await run(NODE, [BIN, 'start', '--content', join(base, 'no-such-content'), '--out', out, '--port', '0'], 'SIGTERM');
     expect(result.stdout).not.toMatch(/Built/);
+    expect(result.stdout.replaceAll(base, '<base>')).toMatch(/^Serving the existing build in <base>\/public\/ \(no content folder <base>\/no-such-content\/\)$/m);
     expect(result.stdout).toMatch(STARTUP);
     expect(result.code).toBe(0);
   }, 30_000);
@@ -172,11 +169,95 @@ describe('npm start', () => {
   it('fails clearly when the content has problems, writing nothing', async () => {
     const dir = join(base, 'start-broken');
     await writeContent(join(dir, 'content'), true);
-    const result = await run(TSX, ['src/node/start.ts', '--content', join(dir, 'content'), '--out', join(dir, 'public'), '--port', '0']);
+    const result = await run(NODE, [BIN, 'start', '--content', join(dir, 'content'), '--out', join(dir, 'public'), '--port', '0']);
     expect(result.code).toBe(1);
     expect(result.stderr.replaceAll(dir, '<dir>')).toMatch(
-      /^start: <dir>\/public\/ has no build yet and building <dir>\/content\/ failed \(nothing written\): the content has 1 problem:\n.*skills\/acme\/broken\/skill\.json.*stars.*\nFix these, or start with --skip-invalid to leave those skills out\.\n$/,
+      /^skills-api: build failed, <dir>\/public\/ left unchanged: 1 problem\(s\) in <dir>\/content\/\n.*skills\/acme\/broken\/skill\.json.*stars.*\nFix these, or start with --skip-invalid to leave those skills out\.\n$/,
     );
     expect(await readdir(dir)).toEqual(['content']);
   }, 30_000);
+
+  it('rebuilds when the content changed since the output was built, and says so; serves it as it is when unchanged', async () => {
+    const dir = join(base, 'start-stale');
+    await writeContent(join(dir, 'content'));
+    const args = [BIN, 'start', '--content', join(dir, 'content'), '--out', join(dir, 'public'), '--port', '0'];
+    const first = await run(NODE, args, 'SIGTERM');
+    expect(first.stdout).toMatch(/^Built 1 skills/m);
+    const again = await run(NODE, args, 'SIGTERM');
+    expect(again.stdout.replaceAll(dir, '<dir>').split('\n')[0]).toBe('Serving the existing build in <dir>/public/ (<dir>/content/ unchanged)');
+    await writeFile(join(dir, 'content', 'skills', 'acme', 'hello', 'SKILL.md'), '---\nname: Hello Again\ndescription: Says hello.\n---\n# Hello\n');
+    const edited = await run(NODE, args, 'SIGTERM');
+    const lines = edited.stdout.replaceAll(dir, '<dir>').split('\n');
+    expect(lines[0]).toBe('<dir>/content/ changed since <dir>/public/ was built: rebuilding');
+    expect(lines[1]).toMatch(/^Built 1 skills from <dir>\/content\/ into <dir>\/public\//);
+    const detail = JSON.parse(await readFile(join(dir, 'public', 'api', 'v1', 'skills', 'acme', 'hello', 'index.json'), 'utf8')) as { data: { name: string } };
+    expect(detail.data.name).toBe('Hello Again');
+    expect({ code: edited.code, answered: edited.answered }).toEqual({ code: 0, answered: 200 });
+  }, 60_000);
+});
+
+describe('skills-api dev', () => {
+  it('serves, rebuilds on a content edit, tells open pages to reload, and keeps the last good build on bad content', async () => {
+    const dir = join(base, 'dev');
+    await writeContent(join(dir, 'content'));
+    const child = spawn(NODE, [BIN, 'dev', '--content', join(dir, 'content'), '--out', join(dir, 'public'), '--port', '0', '--cache-dir', join(dir, 'cache')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PORT: '' },
+    });
+    let stdout = '';
+    const waitFor = (pattern: RegExp, from = 0): Promise<RegExpExecArray> =>
+      new Promise((resolve, reject) => {
+        const check = (): void => {
+          const match = pattern.exec(stdout.slice(from));
+          if (match !== null) {
+            child.stdout.off('data', check);
+            child.off('exit', reject);
+            resolve(match);
+          }
+        };
+        child.stdout.on('data', check);
+        child.once('exit', () => reject(new Error(`dev exited; output:\n${stdout}`)));
+        check();
+      });
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    try {
+      const url = (await waitFor(STARTUP))[1]!;
+      await waitFor(/^Watching .* for changes/m);
+      const page = await (await fetch(`${url}/`)).text();
+      expect(page).toContain('new EventSource("/_dev/reload")');
+      const stream = await fetch(`${url}/_dev/reload`);
+      expect(stream.headers.get('content-type')).toBe('text/event-stream');
+      const reader = stream.body!.getReader();
+      const events = async (): Promise<string> => {
+        let text = '';
+        while (!text.includes('data: reload')) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += new TextDecoder().decode(value);
+        }
+        return text;
+      };
+
+      const mark = stdout.length;
+      await writeFile(join(dir, 'content', 'skills', 'acme', 'hello', 'SKILL.md'), '---\nname: Hello Edited\ndescription: Says hello.\n---\n# Hello\n');
+      expect(await events()).toContain('data: reload');
+      await waitFor(/^Built 1 skills/m, mark);
+      const detail = (await (await fetch(`${url}/api/v1/skills/acme/hello`)).json()) as { data: { name: string } };
+      expect(detail.data.name).toBe('Hello Edited');
+
+      const bad = stdout.length;
+      await writeFile(join(dir, 'content', 'skills', 'acme', 'hello', 'SKILL.md'), '---\nname: [not, a, string]\ndescription: Says hello.\n---\n');
+      await waitFor(/Still serving the last good build/, bad);
+      expect(stdout.slice(bad)).toMatch(/SKILL\.md → name: expected a non-empty string/);
+      const still = (await (await fetch(`${url}/api/v1/skills/acme/hello`)).json()) as { data: { name: string } };
+      expect(still.data.name).toBe('Hello Edited');
+      await reader.cancel();
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    expect(child.exitCode).toBe(0);
+  }, 60_000);
 });

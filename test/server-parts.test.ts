@@ -116,15 +116,15 @@ describe('command-line values', () => {
   });
 
   it('rejects a bad port, naming where it came from', () => {
-    expect(() => readPort('65536', undefined)).toThrowErrorMatchingInlineSnapshot(`[Error: --port must be a port number from 0 to 65535, got "65536"]`);
-    expect(() => readPort(undefined, 'http')).toThrowErrorMatchingInlineSnapshot(`[Error: PORT must be a port number from 0 to 65535, got "http"]`);
+    expect(() => readPort('65536', undefined)).toThrowErrorMatchingInlineSnapshot(`[UsageError: --port must be a port number from 0 to 65535, got "65536"]`);
+    expect(() => readPort(undefined, 'http')).toThrowErrorMatchingInlineSnapshot(`[UsageError: PORT must be a port number from 0 to 65535, got "http"]`);
     expect(() => readPort('-1', undefined)).toThrow(/--port/);
   });
 
   it('reads --rate-limit as N/s, N/min, N/h or a bare N per minute', () => {
     expect(readRateLimit(undefined)).toBeUndefined();
     expect(readRateLimit('120')).toEqual({ limit: 120, windowMs: 60_000 });
-    expect(() => readRateLimit('0')).toThrowErrorMatchingInlineSnapshot(`[Error: --rate-limit must be N/s, N/min or N/h (N a positive whole number; a bare N is per minute), got "0"]`);
+    expect(() => readRateLimit('0')).toThrowErrorMatchingInlineSnapshot(`[UsageError: --rate-limit must be N/s, N/min or N/h (N a positive whole number; a bare N is per minute), got "0"]`);
   });
 });
 

@@ -1,40 +1,22 @@
 /**
- * What `npm start` and `npm run serve` share: flag checks, the manifest check, and serving until
- * SIGINT/SIGTERM (clean shutdown, exit 0). The library function `startServer` never touches the
- * process; only these entry points do.
+ * Helpers of the one command line (skills-api.ts): flag checks that name the flag, the manifest
+ * check of an output folder, folder names for messages. The library functions (`startServer`,
+ * `runBuild`) never touch the process; only the command line does.
  */
 import type { Manifest } from '../manifest.ts';
 import { checkManifest } from '../manifest.ts';
 import { MANIFEST_PATH } from '../paths.ts';
 import { fsLoader } from './fs-loader.ts';
 import { parseRateLimit, type RateLimitOptions } from './rate-limit.ts';
-import { startServer } from './server.ts';
 
 /** A folder for messages: `public` and `public/` both print as `public/`. */
 export function folder(dir: string): string {
   return `${dir.replace(/\/+$/, '')}/`;
 }
 
-/** A wrong command line: printed with the usage, exit code 2. */
-export class UsageError extends Error {}
-
-/**
- * Run a command's `main`, turning failures into one clear message on stderr: usage errors (from
- * node:util parseArgs too, e.g. an unknown flag) with the usage text and exit code 2, anything else
- * with exit code 1.
- */
-export function runCommand(name: string, usage: string, main: () => Promise<void>): void {
-  main().catch((error: unknown) => {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_'))) {
-      console.error(`${name}: ${(error as Error).message}\n\n${usage}`);
-      process.exitCode = 2;
-      return;
-    }
-    console.error(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-    // exitCode, not exit(): nothing else runs, and stderr is flushed before the process ends.
-    process.exitCode = 1;
-  });
+/** A wrong command line: printed with a pointer to `--help`, exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
 }
 
 /** The port from `--port`, else the `PORT` environment variable, else 3000. */
@@ -63,29 +45,14 @@ export async function readManifest(dir: string): Promise<Manifest | undefined> {
   return value === undefined ? undefined : checkManifest(value);
 }
 
-/**
- * Serve `dir` until SIGINT or SIGTERM, printing one line:
- * `Skills Directory API on http://localhost:3000 (N skills from public/)`.
- */
-export async function serveUntilSignal(options: { dir: string; port: number; host: string | undefined; rateLimit: RateLimitOptions | undefined; manifest: Manifest }): Promise<void> {
-  const { dir, port, host, rateLimit, manifest } = options;
-  const running = await startServer({ dir, port, ...(host === undefined ? {} : { host }), ...(rateLimit === undefined ? {} : { rateLimit }) }).catch(
-    (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EADDRINUSE') throw error;
-      throw new Error(`port ${port} is already in use: choose another with --port or PORT`, { cause: error });
-    },
-  );
-  const skills = `${manifest.skillCount} skill${manifest.skillCount === 1 ? '' : 's'}`;
-  console.log(`Skills Directory API on ${running.url} (${skills} from ${folder(dir)})`);
-  const stop = () => {
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error('Error while closing the server:', error);
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+/** The checked manifest of a build output folder, else a clear error naming the folder. */
+export async function builtManifest(dir: string): Promise<Manifest> {
+  const manifest = await readManifest(dir);
+  if (manifest === undefined) throw new Error(`${folder(dir)} is not a build output (no ${MANIFEST_PATH}): build it first with skills-api build --out ${dir}`);
+  return manifest;
+}
+
+/** The one startup line of every command that serves: `Skills Directory API on http://localhost:3000 (62 skills from public/)`. */
+export function startupLine(url: string, skills: number, from: string): string {
+  return `Skills Directory API on ${url} (${skills} skill${skills === 1 ? '' : 's'} from ${from})\n`;
 }

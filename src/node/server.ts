@@ -43,6 +43,11 @@ export interface ServerOptions {
   handler?: Handler;
   /** Per-client limit on `/api/v1/...` requests; none by default. */
   rateLimit?: RateLimitOptions;
+  /**
+   * Paths the host answers itself, before anything else, by exact pathname (`skills-api dev`
+   * uses it for its reload stream and the page that listens to it). None by default.
+   */
+  routes?: ReadonlyMap<string, (req: IncomingMessage, res: ServerResponse) => void>;
 }
 
 export interface RunningServer {
@@ -54,13 +59,16 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The runtime handler over the build output `dir`, its files kept parsed in memory, errors logged to stderr. */
+export function createDirHandler(dir: string): Handler {
+  return createHandler(cachedLoader(fsLoader(dir), { maxEntries: CACHE_ENTRIES }), {
+    onError: (error, request) => console.error(`500 on ${request.url}:`, error),
+  });
+}
+
 /** Start serving `dir`; resolves once the server listens. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const handler =
-    options.handler ??
-    createHandler(cachedLoader(fsLoader(options.dir), { maxEntries: CACHE_ENTRIES }), {
-      onError: (error, request) => console.error(`500 on ${request.url}:`, error),
-    });
+  const handler = options.handler ?? createDirHandler(options.dir);
   const limit = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
 
   const answer = async (req: IncomingMessage): Promise<Reply> => {
@@ -106,7 +114,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
-    void respond(req, res, answer);
+    const route = options.routes?.get((req.url ?? '/').split('?')[0]!);
+    if (route !== undefined && (req.method === 'GET' || req.method === 'HEAD')) route(req, res);
+    else void respond(req, res, answer);
   });
   server.on('clientError', answerClientError);
 

@@ -1,7 +1,14 @@
 /**
- * The `skills-api` command line (bin/skills-api.js): build, serve, bundle, query and MCP faces of
- * the directory. Every query goes through the typed client, so it answers exactly what the API
- * answers, from one of four sources:
+ * `skills-api`, the one command line of the package (bin/skills-api.js; the npm scripts are thin
+ * aliases of it). One parser (commander), one set of flag names and messages:
+ *
+ *   build, start, dev, serve   the content folder → the static tree → the HTTP server
+ *   import                     git repositories → the content folder
+ *   bundle                     one offline file with the whole directory
+ *   search, show, list, categories, mcp   read a directory (below)
+ *
+ * Every query goes through the typed client, so it answers exactly what the API answers, from one
+ * of four sources:
  *
  *   --url URL          a canonical API server (`skills-api serve`, `npm start`, an edge Worker)
  *   --static-url URL   a static host of the built tree (the client runs the handler itself)
@@ -18,6 +25,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import type { BuildReport } from '../../build/build.ts';
 import type { Problem } from '../../build/model.ts';
 import { formatProblem } from '../../build/problems.ts';
 import { BundleError } from '../bundle.ts';
@@ -25,24 +33,26 @@ import { createClient, type SkillsClient } from '../client.ts';
 import { isApiError } from '../errors.ts';
 import { checkManifest, type Manifest } from '../manifest.ts';
 import { MANIFEST_PATH, ORDERS, SORTS } from '../paths.ts';
+import { normalizeBase } from '../../build/site.ts';
 import { readBundleFile } from './bundle-file.ts';
+import { builtManifest, folder, readManifest, readPort, readRateLimit, startupLine, UsageError } from './cli.ts';
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList, type OutputOptions } from './cli-output.ts';
 import { fsLoader } from './fs-loader.ts';
 import { progress } from './progress.ts';
+import type { RunningServer, ServerOptions } from './server.ts';
 import { sanitize, styleFor } from './terminal-text.ts';
 
 // The build, the server and the MCP SDK are imported by the commands that use them, so a query
 // starts fast.
 
-/** A wrong command line: exit code 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { UsageError };
 
 /** Bundle used when no source is given and it exists. */
 export const DEFAULT_BUNDLE = 'skills.bundle';
 /** Output folder used when no source is given, no default bundle exists and it is a build output. */
 export const DEFAULT_DIR = 'public';
+/** Content folder the building commands read by default. */
+export const DEFAULT_CONTENT = 'content';
 
 /** Where the CLI writes; `process` by default, replaceable in tests. */
 export interface CliIo {
@@ -58,7 +68,12 @@ interface SourceOptions {
   dir?: string;
 }
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** The package's version: package.json is two folders up in a clone (src/node/), three in the package (dist/src/node/). */
+const VERSION = (['../../package.json', '../../../package.json']
+  .map((path) => new URL(path, import.meta.url))
+  .filter((url) => existsSync(url))
+  .map((url) => JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version: string })
+  .find((pkg) => pkg.name === 'skills-directory-api') ?? { version: '0.0.0' }).version;
 
 /** Run the CLI with `args` (after the program name); resolves the exit code. */
 export async function main(args: readonly string[], io: CliIo = process): Promise<number> {
@@ -157,13 +172,16 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
 
   program
     .command('build')
-    .description('build a content folder into the static tree')
-    .option('--content <dir>', 'content folder', 'content')
-    .option('--out <dir>', 'output folder (replaced only when the build succeeds)', DEFAULT_DIR)
+    .description('build a content folder into the static tree (replaced only when the build succeeds)')
+    .option('--content <dir>', 'content folder', DEFAULT_CONTENT)
+    .option('--out <dir>', 'output folder', DEFAULT_DIR)
     .option('--skip-invalid', 'build the valid skills and list the invalid ones')
+    .option('--incremental', 're-use what did not change (build cache, hard links); same bytes as a clean build')
+    .option('--cache-dir <dir>', 'build cache folder of --incremental (default node_modules/.cache/skills-api)')
+    .option('--base <path>', 'URL path the output is served under, e.g. /my-repo/ (default /)', basePath)
     .option('--bundle <file>', 'also write an offline bundle of the output')
-    .action(async (o: { content: string; out: string; skipInvalid?: boolean; bundle?: string }) => {
-      await build(o.content, o.out, o.skipInvalid === true, io);
+    .action(async (o: BuildFlags & { bundle?: string }) => {
+      await build(o, io);
       if (o.bundle !== undefined) await bundle(o.out, o.bundle, io);
     });
 
@@ -172,7 +190,7 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
     .description('write an offline bundle: one file with the whole directory, search index included')
     .requiredOption('--out <file>', `bundle file to write, e.g. ${DEFAULT_BUNDLE}`)
     .option('--dir <dir>', 'bundle this build output instead of building')
-    .option('--content <dir>', 'content folder to build', 'content')
+    .option('--content <dir>', 'content folder to build', DEFAULT_CONTENT)
     .option('--skip-invalid', 'build the valid skills and list the invalid ones')
     .action(async (o: { out: string; dir?: string; content: string; skipInvalid?: boolean }) => {
       if (o.dir !== undefined) {
@@ -182,27 +200,78 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
       const temporary = await mkdtemp(join(tmpdir(), 'skills-api-bundle-'));
       try {
         const out = join(temporary, 'out');
-        await build(o.content, out, o.skipInvalid === true, io, true);
+        await build({ content: o.content, out, ...(o.skipInvalid ? { skipInvalid: true } : {}) }, io, true);
         await bundle(out, o.out, io);
       } finally {
         await rm(temporary, { recursive: true, force: true });
       }
     });
 
-  program
-    .command('serve')
-    .description('serve the canonical API (and the static files of a build output) over HTTP')
-    .option('--dir <dir>', 'build output to serve', DEFAULT_DIR)
-    .option('--bundle <file>', 'serve the API from a bundle instead (no static files)')
-    .option('--port <n>', 'port (default PORT, else 3000; 0 picks a free one)', port('--port'))
-    .option('--host <address>', 'interface to listen on (default every interface)')
-    .action(async (o: { dir: string; bundle?: string; port?: number; host?: string }) => {
-      await serve(o, io);
+  withServer(
+    program
+      .command('serve')
+      .description('serve a build output (the canonical API and its static files), or the API of a bundle')
+      .option('--dir <dir>', 'build output to serve', DEFAULT_DIR)
+      .option('--bundle <file>', 'serve the API from a bundle instead (no static files)'),
+  ).action(async (o: ServerFlags & { dir: string; bundle?: string }) => {
+    await serve(o, io);
+  });
+
+  withServer(
+    program
+      .command('start')
+      .description('build the content folder when the output is missing or older than the content, then serve it')
+      .option('--content <dir>', 'content folder', DEFAULT_CONTENT)
+      .option('--out <dir>', 'output folder', DEFAULT_DIR)
+      .option('--skip-invalid', 'build the valid skills and list the invalid ones'),
+  ).action(async (o: ServerFlags & BuildFlags) => {
+    await start(o, io);
+  });
+
+  withServer(
+    program
+      .command('dev')
+      .description('start, then watch the content folder: rebuild incrementally on every change and reload the demo page')
+      .option('--content <dir>', 'content folder', DEFAULT_CONTENT)
+      .option('--out <dir>', 'output folder', DEFAULT_DIR)
+      .option('--skip-invalid', 'build the valid skills and list the invalid ones')
+      .option('--cache-dir <dir>', 'build cache folder (default node_modules/.cache/skills-api)'),
+  ).action(async (o: ServerFlags & BuildFlags) => {
+    const { runDev } = await import('./dev.ts');
+    const options = serverOptions(o, io);
+    await runDev({
+      ...options,
+      content: o.content,
+      out: o.out,
+      prepare: async () => {
+        try {
+          return (await freshManifest(o, io)).skillCount;
+        } catch (error) {
+          // While editing, content with problems is expected: the last good build stays served.
+          const existing = await readManifest(o.out);
+          if (!(error instanceof ContentProblems) || existing === undefined) throw error;
+          io.stdout.write(`${error.message}\nServing the last good build in ${folder(o.out)}; fix the content and save again.\n`);
+          return existing.skillCount;
+        }
+      },
+      rebuild: async () => {
+        io.stdout.write(`${folder(o.content)} changed: rebuilding\n`);
+        await build({ ...o, incremental: true }, io);
+      },
+      print: (text) => io.stdout.write(text),
+      until: untilSignal,
     });
+  });
 
   withSource(program.command('mcp').description('serve the directory to an AI agent as MCP tools over stdio'), false).action(async (o: SourceOptions) => {
     const client = await open(o);
-    const { serveMcpStdio } = await import('./mcp.ts');
+    const { serveMcpStdio } = await import('./mcp.ts').catch((error: NodeJS.ErrnoException) => {
+      // The MCP SDK is an optional peer dependency: a client-only install does not pull it in.
+      if (error.code === 'ERR_MODULE_NOT_FOUND' && error.message.includes('@modelcontextprotocol/sdk')) {
+        throw new Error('skills-api mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk', { cause: error });
+      }
+      throw error;
+    });
     await serveMcpStdio(client, VERSION);
   });
 
@@ -245,13 +314,6 @@ async function builtDir(dir: string): Promise<string> {
   return dir;
 }
 
-/** The checked manifest of a build output folder, else a clear error naming the folder. */
-async function builtManifest(dir: string): Promise<Manifest> {
-  const value = await fsLoader(dir)(MANIFEST_PATH);
-  if (value === undefined) throw new Error(`${dir} is not a build output (no ${MANIFEST_PATH}): build it with skills-api build --out ${dir}`);
-  return checkManifest(value);
-}
-
 /** `value` when it is an http(s) URL, else a usage error naming `flag`. */
 function httpUrl(flag: string, value: string): string {
   let url: URL | undefined;
@@ -272,11 +334,13 @@ function port(flag: string): (value: string) => number {
   };
 }
 
-/** The port from the `PORT` environment variable, else 3000. */
-function portFromEnv(value: string | undefined): number {
-  if (value === undefined || value === '') return 3000;
-  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535) throw new UsageError(`PORT must be a port number from 0 to 65535, got ${JSON.stringify(value)}`);
-  return Number(value);
+/** A commander parser for `--base`: a URL path such as `/` or `/my-repo/`. */
+function basePath(value: string): string {
+  try {
+    return normalizeBase(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 /** A commander parser for an integer option ≥ `min`. */
@@ -287,20 +351,58 @@ function integer(flag: string, min: number): (value: string) => number {
   };
 }
 
+/** The flags of the commands that build. */
+interface BuildFlags {
+  content: string;
+  out: string;
+  skipInvalid?: boolean;
+  incremental?: boolean;
+  cacheDir?: string;
+  base?: string;
+}
+
+/** The flags of the commands that serve. */
+interface ServerFlags {
+  port?: number;
+  host?: string;
+  rateLimit?: string;
+}
+
+/** Add the server flags, with the same names and messages on every command that serves. */
+function withServer(command: Command): Command {
+  return command
+    .option('--port <n>', 'port (default PORT, else 3000; 0 picks a free one)', port('--port'))
+    .option('--host <address>', 'interface to listen on (default every interface)')
+    .option('--rate-limit <rate>', 'API requests allowed per client: N/s, N/min or N/h (default no limit)', (value) => {
+      try {
+        readRateLimit(value);
+      } catch (error) {
+        throw new InvalidArgumentError((error as Error).message);
+      }
+      return value;
+    });
+}
+
 /** Steps `runBuild` reports through `onProgress` (load, tree, search index, site + swap). */
 const BUILD_STEPS = 4;
 
-/** Build with a progress bar of the build's steps on a terminal; content problems are listed and fail the command. */
-async function build(contentDir: string, outDir: string, skipInvalid: boolean, io: CliIo, quiet = false): Promise<void> {
+/**
+ * Build with a progress bar of the build's steps on a terminal; content problems fail the command
+ * (each listed), skipped folders are listed. Resolves the build's report.
+ */
+async function build(o: BuildFlags, io: CliIo, quiet = false): Promise<BuildReport> {
   const { runBuild } = await import('../../build/build.ts');
-  const line = progress(io.stderr, `Building ${contentDir}`);
+  const line = progress(io.stderr, `Building ${folder(o.content)}`);
   const steps: string[] = [];
-  let report;
+  let report: BuildReport;
   try {
     report = await runBuild({
-      contentDir,
-      outDir,
-      skipInvalid,
+      contentDir: o.content,
+      outDir: o.out,
+      skipInvalid: o.skipInvalid === true,
+      incremental: o.incremental === true,
+      ...(o.cacheDir === undefined ? {} : { cacheDir: o.cacheDir }),
+      ...(o.base === undefined ? {} : { base: o.base }),
       // A step starts: the bar shows how many of the build's steps are behind it.
       onProgress: (step) => {
         if (!steps.includes(step)) steps.push(step);
@@ -308,12 +410,33 @@ async function build(contentDir: string, outDir: string, skipInvalid: boolean, i
       },
     });
     line.update(BUILD_STEPS, BUILD_STEPS);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'BuildError') throw new ContentProblems(o, (error as Error & { problems: Problem[] }).problems);
+    throw new Error(`build failed, ${folder(o.out)} left unchanged: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   } finally {
     line.stop();
   }
-  if (!quiet) io.stdout.write(`Built ${report.skills} skills into ${outDir}: ${report.files} files, ${size(report.bytes)} in ${(report.ms / 1000).toFixed(1)} s\n`);
+  if (!quiet) {
+    const reused = report.reused > 0 ? `, ${report.reused} unchanged files re-used` : '';
+    const cached = report.fromCache > 0 ? `, ${report.fromCache} unchanged skills from the cache` : '';
+    io.stdout.write(`Built ${report.skills} skills from ${folder(o.content)} into ${folder(o.out)}: ${report.files} files${reused}${cached}, ${size(report.bytes)} in ${(report.ms / 1000).toFixed(1)} s\n`);
+  }
   if (report.skipped.length > 0) {
     io.stderr.write(`Skipped ${report.skipped.length} invalid skill folder(s):\n${report.problems.map((p) => `  ${formatProblem(p)}\n`).join('')}`);
+  }
+  return report;
+}
+
+/** The content has problems: nothing was written. Listed one per line by `report`. */
+class ContentProblems extends Error {
+  constructor(
+    readonly flags: Pick<BuildFlags, 'content' | 'out'>,
+    readonly problems: readonly Problem[],
+    /** A last line saying what to do. */
+    readonly hint?: string,
+  ) {
+    super(`build failed, ${folder(flags.out)} left unchanged: ${problems.length} problem(s) in ${folder(flags.content)}\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
+    this.name = 'ContentProblems';
   }
 }
 
@@ -331,41 +454,102 @@ async function bundle(dir: string, file: string, io: CliIo): Promise<void> {
   io.stdout.write(`Wrote ${file}: ${manifest.skillCount} skills, ${stats.files} files, ${size(stats.compressedBytes)} (${size(stats.bytes)} of JSON)\n`);
 }
 
+/** Resolves on the first SIGINT or SIGTERM (Ctrl-C, `docker stop`, systemd). */
+function untilSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+  });
+}
+
+/** Start the server, turning a port in use into a message that says what to do. */
+async function listen(options: ServerOptions): Promise<RunningServer> {
+  const { startServer } = await import('./server.ts');
+  return startServer(options).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EADDRINUSE') throw error;
+    throw new Error(`port ${options.port} is already in use: choose another with --port or PORT`, { cause: error });
+  });
+}
+
+/** The `startServer` options of the server flags. */
+function serverOptions(o: ServerFlags, io: CliIo): Omit<ServerOptions, 'dir'> & { port: number } {
+  const rateLimit = readRateLimit(o.rateLimit);
+  return {
+    port: o.port ?? readPort(undefined, io.env['PORT']),
+    ...(o.host === undefined ? {} : { host: o.host }),
+    ...(rateLimit === undefined ? {} : { rateLimit }),
+  };
+}
+
 /** Serve a build output, or a bundle's API, until SIGINT/SIGTERM. */
-async function serve(o: { dir: string; bundle?: string; port?: number; host?: string }, io: CliIo): Promise<void> {
-  const port = o.port ?? portFromEnv(io.env['PORT']);
-  const [{ startServer }, { createHandler }, { cachedLoader }, { bundleLoader }] = await Promise.all([
-    import('./server.ts'),
-    import('../handler.ts'),
-    import('../loader.ts'),
-    import('../bundle.ts'),
-  ]);
+async function serve(o: ServerFlags & { dir: string; bundle?: string }, io: CliIo): Promise<void> {
+  const options = serverOptions(o, io);
   let empty: string | undefined;
   try {
-    let running;
-    let from: string;
+    let running: RunningServer;
+    let line: string;
     if (o.bundle !== undefined) {
+      const [{ createHandler }, { cachedLoader }, { bundleLoader }] = await Promise.all([import('../handler.ts'), import('../loader.ts'), import('../bundle.ts')]);
       const loaded = await readBundleFile(o.bundle);
       const handler = createHandler(cachedLoader(bundleLoader(loaded), { maxEntries: 2000 }), {
         onError: (error, request) => io.stderr.write(`500 on ${request.url}: ${String(error)}\n`),
       });
       // A bundle has no static files: the server gets an empty folder for them.
       empty = await mkdtemp(join(tmpdir(), 'skills-api-serve-'));
-      running = await startServer({ dir: empty, handler, port, ...(o.host === undefined ? {} : { host: o.host }) });
-      from = o.bundle;
+      running = await listen({ ...options, dir: empty, handler });
+      const manifest = checkManifest(JSON.parse(loaded.files.get(MANIFEST_PATH) ?? 'null'));
+      line = startupLine(running.url, manifest.skillCount, o.bundle);
     } else {
-      await builtDir(o.dir);
-      running = await startServer({ dir: o.dir, port, ...(o.host === undefined ? {} : { host: o.host }) });
-      from = `${o.dir.replace(/\/+$/, '')}/`;
+      const manifest = await builtManifest(o.dir);
+      running = await listen({ ...options, dir: o.dir });
+      line = startupLine(running.url, manifest.skillCount, folder(o.dir));
     }
-    io.stdout.write(`Skills Directory API on ${running.url} (from ${from}); Ctrl-C to stop\n`);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+    io.stdout.write(line);
+    await untilSignal();
     await running.close();
   } finally {
     if (empty !== undefined) await rm(empty, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Serve the output folder, building it first when it has no build yet or was built from other
+ * content than the content folder holds now (the manifest's `contentHash`); says which.
+ */
+async function start(o: ServerFlags & BuildFlags, io: CliIo): Promise<void> {
+  const options = serverOptions(o, io);
+  const manifest = await freshManifest(o, io);
+  const running = await listen({ ...options, dir: o.out });
+  io.stdout.write(startupLine(running.url, manifest.skillCount, folder(o.out)));
+  await untilSignal();
+  await running.close();
+}
+
+/**
+ * The manifest of an output that matches the content folder: the existing one when the content
+ * is unchanged (or missing: the output is served as it is), else a new build's. Prints what it did.
+ */
+export async function freshManifest(o: BuildFlags, io: CliIo): Promise<Manifest> {
+  const { contentFingerprint } = await import('../../build/load-content.ts');
+  const [existing, fingerprint] = await Promise.all([readManifest(o.out), contentFingerprint(o.content)]);
+  if (existing !== undefined && (fingerprint === undefined || existing.contentHash === fingerprint)) {
+    const why = fingerprint === undefined ? `no content folder ${folder(o.content)}` : `${folder(o.content)} unchanged`;
+    io.stdout.write(`Serving the existing build in ${folder(o.out)} (${why})\n`);
+    return existing;
+  }
+  if (existing !== undefined) io.stdout.write(`${folder(o.content)} changed since ${folder(o.out)} was built: rebuilding\n`);
+  try {
+    return (await build(o, io)).manifest;
+  } catch (error) {
+    if (error instanceof ContentProblems && existing === undefined) {
+      throw new ContentProblems(o, error.problems, 'Fix these, or start with --skip-invalid to leave those skills out.');
+    }
+    throw error;
   }
 }
 
@@ -381,9 +565,8 @@ function report(error: unknown, source: string, io: CliIo): number {
   }
   if (error instanceof UsageError) return fail(`${error.message}\n(add --help for usage)`, 2);
   if (isApiError(error)) return fail(`${error.code} (${error.status}): ${error.message}`, 1);
-  if (error instanceof Error && error.name === 'BuildError') {
-    const { problems } = error as Error & { problems: Problem[] };
-    return fail(`build failed, nothing written: ${problems.length} problem(s):\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`, 1);
+  if (error instanceof ContentProblems) {
+    return fail(`${error.message}${error.hint === undefined ? '' : `\n${error.hint}`}`, 1);
   }
   if (error instanceof BundleError) return fail(`bad bundle: ${error.message}`, 1);
   if (error instanceof TypeError && error.message === 'fetch failed') {

@@ -1,0 +1,158 @@
+/**
+ * The npm package as a consumer gets it: `npm pack` (which compiles dist/ through `prepare`), the
+ * tarball installed into an empty project, then plain Node 20 with no TypeScript loader, a strict
+ * TypeScript consumer, and the `skills-api` bin of the installed package.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
+    );
+  });
+}
+
+/** `run`, failing with its output when it fails. */
+async function ok(command: string, args: string[], cwd: string): Promise<string> {
+  const result = await run(command, args, cwd);
+  if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+let work: string;
+let project: string;
+let tarball: string;
+let files: string[];
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'package-'));
+  project = join(work, 'consumer');
+  const packed = JSON.parse(await ok('npm', ['pack', '--json', '--pack-destination', work], ROOT)) as { filename: string; files: { path: string }[] }[];
+  tarball = join(work, packed[0]!.filename);
+  files = packed[0]!.files.map((f) => f.path).sort();
+  await ok('mkdir', ['-p', project], work);
+  await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', type: 'module', private: true }));
+  // Dependencies come from npm's cache when `npm ci` of this repository already fetched them.
+  await ok('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project);
+  await ok(process.execPath, [join(project, 'node_modules', '.bin', 'skills-api'), 'build', '--content', join(ROOT, 'content'), '--out', 'built'], project);
+}, 300_000);
+
+afterAll(async () => {
+  if (work !== undefined) await rm(work, { recursive: true, force: true });
+});
+
+describe('the npm package', () => {
+  it('ships dist/, the bin, the docs and the README, nothing of the sources, tests, content or scripts', () => {
+    const top = new Set(files.map((path) => path.split('/')[0]));
+    expect([...top].sort()).toEqual(['README.md', 'bin', 'dist', 'docs', 'package.json']);
+    expect(files).toContain('dist/src/client.js');
+    expect(files).toContain('dist/src/client.d.ts');
+    expect(files).toContain('dist/site/sw.js');
+    expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
+  });
+
+  it('installs for a client without the build tools, the TypeScript loader or the MCP SDK', async () => {
+    const installed = await readdir(join(project, 'node_modules'));
+    for (const heavy of ['tsx', 'esbuild', '@modelcontextprotocol', 'typescript', 'vitest']) expect(installed).not.toContain(heavy);
+    const all = (await ok('npm', ['ls', '--all', '--parseable'], project)).trim().split('\n');
+    // 36 when this was written (134 before the package was compiled and trimmed): a guard, not a figure.
+    expect(all.length - 1).toBeLessThan(60);
+  });
+
+  it('loads in plain Node 20 with no loader: client, handler, bundle reader and the Node host answer a search', async () => {
+    const script = `
+      import { createClient } from 'skills-directory-api/client';
+      import { createHandler } from 'skills-directory-api';
+      import { bundleLoader, readBundle } from 'skills-directory-api/bundle';
+      import { fsLoader } from 'skills-directory-api/node';
+      const client = createClient({ loader: fsLoader('built') });
+      const found = await client.searchSkills({ q: 'name:docker', limit: 3 });
+      const handler = createHandler(fsLoader('built'));
+      const answer = await handler(new Request('http://localhost/api/v1/skills/autocomplete?q=kub'));
+      console.log(JSON.stringify({ ids: found.data.map((s) => s.id), status: answer.status, first: (await answer.json()).data[0], bundle: typeof readBundle + typeof bundleLoader }));
+    `;
+    await writeFile(join(project, 'use.mjs'), script);
+    const result = await run(process.execPath, ['use.mjs'], project);
+    expect(result.stderr).toBe('');
+    const out = JSON.parse(result.stdout) as { ids: string[]; status: number; first: { text: string; count: number }; bundle: string };
+    expect(out.ids).toContain('shipyard-ops/docker-compose-helper');
+    expect(out.status).toBe(200);
+    expect(out.first.text).toBe('kubernetes');
+    expect(out.bundle).toBe('functionfunction');
+  });
+
+  it('type-checks in a strict NodeNext consumer; the Node-free entry points need no Node types', async () => {
+    const strict = {
+      strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022', 'DOM'],
+      exactOptionalPropertyTypes: true, noPropertyAccessFromIndexSignature: true, noUncheckedIndexedAccess: true,
+      noEmit: true, skipLibCheck: false,
+    };
+    await writeFile(
+      join(project, 'web.ts'),
+      `import { createClient, type SkillsClient } from 'skills-directory-api/client';
+import { createHandler, mapLoader, type SearchResult } from 'skills-directory-api';
+import { bundleLoader, readBundle } from 'skills-directory-api/bundle';
+const client: SkillsClient = createClient({ baseUrl: 'https://example.com' });
+export async function first(): Promise<SearchResult | undefined> {
+  return (await client.searchSkills({ q: 'pdf', limit: 5 })).data[0];
+}
+export const handler = createHandler(mapLoader(new Map()));
+export const fromBundle = async (bytes: Uint8Array) => createHandler(bundleLoader(await readBundle(bytes)));
+`,
+    );
+    await writeFile(
+      join(project, 'node.ts'),
+      `import { fsLoader, startServer } from 'skills-directory-api/node';
+import { runBuild } from 'skills-directory-api/build';
+export async function go(): Promise<void> {
+  await runBuild({ contentDir: 'content', outDir: 'out' });
+  const server = await startServer({ dir: 'out', port: 0 });
+  await server.close();
+  void fsLoader('out');
+}
+`,
+    );
+    await writeFile(join(project, 'tsconfig.web.json'), JSON.stringify({ compilerOptions: { ...strict, types: [] }, files: ['web.ts'] }));
+    await writeFile(
+      join(project, 'tsconfig.node.json'),
+      JSON.stringify({ compilerOptions: { ...strict, types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')] }, files: ['node.ts'] }),
+    );
+    const web = await run(process.execPath, [TSC, '-p', 'tsconfig.web.json'], project);
+    expect(web.stdout + web.stderr).toBe('');
+    const node = await run(process.execPath, [TSC, '-p', 'tsconfig.node.json'], project);
+    expect(node.stdout + node.stderr).toBe('');
+    // The check can fail: a wrong type in the consumer is reported.
+    await writeFile(join(project, 'wrong.ts'), `import { createClient } from 'skills-directory-api/client';\nexport const n: number = createClient({ baseUrl: 'x' });\n`);
+    await writeFile(join(project, 'tsconfig.wrong.json'), JSON.stringify({ compilerOptions: { ...strict, types: [] }, files: ['wrong.ts'] }));
+    expect((await run(process.execPath, [TSC, '-p', 'tsconfig.wrong.json'], project)).stdout).toMatch(/error TS2322/);
+  }, 60_000);
+
+  it('npx skills-api: --help lists every command; search answers; mcp says how to add its optional SDK', async () => {
+    const help = await run('npx', ['--no-install', 'skills-api', '--help'], project);
+    expect(help.code).toBe(0);
+    for (const command of ['build', 'start', 'dev', 'serve', 'bundle', 'search', 'show', 'list', 'categories', 'mcp']) {
+      expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    }
+    const search = await run('npx', ['--no-install', 'skills-api', 'search', 'docker', '--dir', 'built', '--json', '--limit', '1'], project);
+    expect(search.code).toBe(0);
+    expect((JSON.parse(search.stdout) as { data: { id: string }[] }).data[0]!.id).toBe('shipyard-ops/docker-compose-helper');
+    const mcp = await run('npx', ['--no-install', 'skills-api', 'mcp', '--dir', 'built'], project);
+    expect(mcp.code).toBe(1);
+    expect(mcp.stderr).toBe('skills-api: skills-api mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk\n');
+  }, 60_000);
+});
