@@ -141,6 +141,30 @@ const member = (kind: string, known: ReadonlySet<string> | undefined, file: stri
       error: (issue) => `unknown ${kind} ${quote(String(issue.input))} (not in ${file})`,
     });
 
+/** A repository URL: https, http, ssh, git or file, no whitespace or control characters. */
+export function isRepositoryUrl(value: string): boolean {
+  if (!/^[^\s\u0000-\u001f\u007f]+$/.test(value) || !URL.canParse(value)) return false;
+  return ['https:', 'http:', 'ssh:', 'git:', 'file:'].includes(new URL(value).protocol);
+}
+
+/** A path inside a repository: `.` for its root, else plain `/`-separated segments (no `.`, `..`, empty). */
+export function isRepositoryPath(value: string): boolean {
+  return value === '.' || (value.length <= 1024 && value.split('/').every((s) => s !== '' && s !== '.' && s !== '..' && !/[\u0000-\u001f\\]/.test(s)));
+}
+
+/** Where an imported skill lives (written by `skills-api import`; additive detail field `source`). */
+const SkillSource = z.strictObject(
+  {
+    repository: z.string({ error: 'expected a repository URL' }).refine(isRepositoryUrl, { error: 'expected a repository URL (https, ssh, git or file)' }),
+    path: z.string({ error: 'expected a path' }).refine(isRepositoryPath, { error: 'expected . or a relative path inside the repository' }),
+    commit: z.string({ error: 'expected a commit id' }).regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, { error: 'expected a full commit id (40 or 64 hex digits)' }),
+    plugin: z
+      .strictObject({ name: Text, marketplace: Text }, { error: 'expected { name, marketplace }' })
+      .optional(),
+  },
+  { error: 'expected { repository, path, commit, plugin? }' },
+);
+
 /** skill.json, checking category slugs and platform ids against `known`. */
 export function skillJsonSchema(known: KnownIds) {
   return z.strictObject(
@@ -161,6 +185,7 @@ export function skillJsonSchema(known: KnownIds) {
       description: Text.optional(),
       license: Text.optional(),
       installCommands: z.record(z.string(), Text, { error: 'expected an object of platform id → command' }).optional(),
+      source: SkillSource.optional(),
     },
     { error: 'expected a JSON object' },
   );
@@ -191,6 +216,8 @@ const STATS_KEYS = new Set(['views', 'installs', 'favorites', 'starHistory']);
  */
 export function quickSkillJson(raw: unknown, known: KnownIds): SkillJson | undefined {
   if (!isRecord(raw) || !Object.keys(raw).every((key) => SKILL_JSON_KEYS.has(key))) return undefined;
+  // `source` (imported skills) is left to the schema.
+  if (Object.hasOwn(raw, 'source')) return undefined;
   const { stars, forks, watchers, openIssues, createdAt, updatedAt, pushedAt, author, categories, platforms } = raw;
   if (!isCount(stars) || !isCount(forks) || !isCount(watchers) || !isCount(openIssues)) return undefined;
   const times = [createdAt, updatedAt, pushedAt].map((t) => (typeof t === 'string' && isUtcTimestamp(t) ? new Date(t).toISOString() : undefined));

@@ -36,6 +36,7 @@ import {
 import { restoreRecord, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from './front-matter.ts';
 import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
+import type { SkillSource } from '../src/schemas.ts';
 import { problem, zodProblems } from './problems.ts';
 import { UnsafeFileError, isMissing, lstatOrUndefined, lstatOrUndefinedSync, readRegularFile } from './safe-read.ts';
 import { identityKey, segmentProblem } from './skill-names.ts';
@@ -543,6 +544,13 @@ function skillRecord(
     platforms: skillPlatforms,
     installCommands,
     hasIndex,
+    ...(json.source === undefined ? {} : { source: sourceOf(json.source) }),
     stats: stats ?? { views: 0, installs: 0, favorites: 0, starHistory: [] },
   };
+}
+
+/** `source` with its keys in one order, whatever the order in skill.json. */
+function sourceOf(source: NonNullable<SkillJson['source']>): SkillSource {
+  const { repository, path, commit, plugin } = source;
+  return { repository, path, commit, ...(plugin === undefined ? {} : { plugin: { name: plugin.name, marketplace: plugin.marketplace } }) };
 }

@@ -3,7 +3,7 @@
  * built-ins, gray-matter, fast-glob or yaml. This file holds the build's in-memory model: what
  * `load-content.ts` produces from a content folder and `write-tree.ts` turns into the static tree.
  */
-import type { SkillStats } from '../src/schemas.ts';
+import type { SkillSource, SkillStats } from '../src/schemas.ts';
 
 /** One validated skill, everything the output needs. */
 export interface SkillRecord {
@@ -44,6 +44,8 @@ export interface SkillRecord {
   installCommands: Record<string, string>;
   /** `.claude-plugin/marketplace.json` exists. */
   hasIndex: boolean;
+  /** Where the skill lives, for imported skills (skill.json `source`). */
+  source?: SkillSource;
   stats: SkillStats;
 }
 

@@ -23,6 +23,7 @@ export const OPENAPI_PATH = `${API_PREFIX}/openapi.json`;
 /** Named schemas of `components.schemas`, referenced as `#/components/schemas/<name>`. */
 const COMPONENTS = {
   SkillSummary: S.SkillSummary,
+  SkillSource: S.SkillSource,
   SkillDetail: S.SkillDetail,
   SkillContent: S.SkillContent,
   SkillStats: S.SkillStats,

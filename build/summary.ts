@@ -64,6 +64,7 @@ export function toDetail(skill: SkillRecord): SkillDetail {
     pushedAt: skill.pushedAt,
     author: { name: skill.author.name, avatar: skill.author.avatar },
     installCommands: sortedRecord(skill.installCommands),
+    ...(skill.source === undefined ? {} : { source: skill.source }),
   };
 }
 

@@ -26,6 +26,18 @@ export const SkillSummary = z.object({
 });
 export type SkillSummary = z.infer<typeof SkillSummary>;
 
+/**
+ * Where an imported skill lives: the repository, the skill folder inside it (`.` for the root),
+ * the commit it was imported from, and the plugin of a marketplace that declares it.
+ */
+export const SkillSource = z.object({
+  repository: z.string(),
+  path: z.string(),
+  commit: z.string(),
+  plugin: z.object({ name: z.string(), marketplace: z.string() }).optional(),
+});
+export type SkillSource = z.infer<typeof SkillSource>;
+
 /** Skill detail (endpoint 2): the summary with the full description plus repository metadata. */
 export const SkillDetail = SkillSummary.extend({
   content: z.string(),
@@ -36,8 +48,11 @@ export const SkillDetail = SkillSummary.extend({
   pushedAt: Timestamp,
   author: z.object({ name: z.string(), avatar: z.string() }),
   installCommands: z.record(z.string(), z.string()),
+  /** Additive: where an imported skill lives (absent for hand-made content). */
+  source: SkillSource.optional(),
 });
 export type SkillDetail = z.infer<typeof SkillDetail>;
+
 
 /** Raw SKILL.md (endpoint 3): `sha` is SHA-256 hex of the bytes, `size` the byte length. */
 export const SkillContent = z.object({

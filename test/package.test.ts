@@ -59,7 +59,8 @@ afterAll(async () => {
 describe('the npm package', () => {
   it('ships dist/, the bin, the docs and the README, nothing of the sources, tests, content or scripts', () => {
     const top = new Set(files.map((path) => path.split('/')[0]));
-    expect([...top].sort()).toEqual(['README.md', 'bin', 'dist', 'docs', 'package.json']);
+    expect([...top].sort()).toEqual(['README.md', 'bin', 'content', 'dist', 'docs', 'package.json', 'sources.json']);
+    expect(files.filter((path) => path.startsWith('content/'))).toEqual(['content/categories.json', 'content/platforms.json']);
     expect(files).toContain('dist/src/client.js');
     expect(files).toContain('dist/src/client.d.ts');
     expect(files).toContain('dist/site/sw.js');
@@ -145,7 +146,7 @@ export async function go(): Promise<void> {
   it('npx skills-api: --help lists every command; search answers; mcp says how to add its optional SDK', async () => {
     const help = await run('npx', ['--no-install', 'skills-api', '--help'], project);
     expect(help.code).toBe(0);
-    for (const command of ['build', 'start', 'dev', 'serve', 'bundle', 'search', 'show', 'list', 'categories', 'mcp']) {
+    for (const command of ['build', 'start', 'dev', 'serve', 'import', 'bundle', 'search', 'show', 'list', 'categories', 'mcp']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
     const search = await run('npx', ['--no-install', 'skills-api', 'search', 'docker', '--dir', 'built', '--json', '--limit', '1'], project);

@@ -263,6 +263,27 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
     });
   });
 
+  program
+    .command('import')
+    .description('import git repositories of skills into a content folder (then build it)')
+    .argument('[source...]', 'git URLs, local work trees, or GitHub owner/repo')
+    .option('--sources <file>', 'a JSON or YAML list of repositories with per-repository settings')
+    .option('--out <dir>', 'content folder to write', DEFAULT_CONTENT)
+    .option('--cache-dir <dir>', 'clones and GitHub answers (default node_modules/.cache/skills-api/import)')
+    .option('--github-meta <dir>', 'saved GitHub repository answers: <dir>/<owner>/<repo>.json')
+    .option('--github-api [url]', 'ask the GitHub API for repository metadata (default https://api.github.com; token from GITHUB_TOKEN)')
+    .option('--include-internal', 'also import skills whose front matter says metadata.internal: true')
+    .option('--prune', 'remove the skills of repositories not given in this run')
+    .option('--report <file>', 'write a JSON report: every SKILL.md found, with its id or why it was skipped')
+    .option('--date <day>', 'the day recorded in star histories, YYYY-MM-DD (default today, UTC)', (value) => {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) throw new InvalidArgumentError('--date must be a day YYYY-MM-DD');
+      return value;
+    })
+    .action(async (sources: string[], o: ImportFlags) => {
+      const { importCommand } = await import('./import-command.ts');
+      await importCommand(sources, o, io);
+    });
+
   withSource(program.command('mcp').description('serve the directory to an AI agent as MCP tools over stdio'), false).action(async (o: SourceOptions) => {
     const client = await open(o);
     const { serveMcpStdio } = await import('./mcp.ts').catch((error: NodeJS.ErrnoException) => {
@@ -359,6 +380,19 @@ interface BuildFlags {
   incremental?: boolean;
   cacheDir?: string;
   base?: string;
+}
+
+/** The flags of `import`. */
+export interface ImportFlags {
+  sources?: string;
+  out: string;
+  cacheDir?: string;
+  githubMeta?: string;
+  githubApi?: string | true;
+  includeInternal?: boolean;
+  prune?: boolean;
+  report?: string;
+  date?: string;
 }
 
 /** The flags of the commands that serve. */

@@ -1,0 +1,61 @@
+/**
+ * Install commands of an imported skill, from the evidence the repository gives, as people run
+ * them today (docs/import.md says where each comes from):
+ *
+ * - Claude Code: a marketplace that declares the skill → `/plugin marketplace add owner/repo`, then
+ *   `/plugin install <plugin>@<marketplace>`; otherwise the open `skills` CLI,
+ *   `npx skills add owner/repo --skill <name> -a claude-code`.
+ * - Codex: an OpenAI-style layout (`skills/.curated|.experimental/<name>`, or `agents/openai.yaml`
+ *   in the folder) → Codex's `$skill-installer install <tree URL>`; `skills/.system` → preinstalled;
+ *   otherwise `npx skills add owner/repo --skill <name> -a codex`.
+ *
+ * Every command is one line of printable text (no newlines or control characters), whatever the
+ * repository holds: names that need it are quoted for a POSIX shell.
+ */
+
+/** What the commands are made from. */
+export interface InstallFacts {
+  /** `owner/repo` on GitHub, or undefined for another host. */
+  github: string | undefined;
+  /** The URL to give `npx skills add` when the repository is not on GitHub. */
+  repositoryUrl: string;
+  /** The skill folder (`.` for the root). */
+  path: string;
+  /** Front matter `name`. */
+  name: string;
+  /** The declaring plugin of a marketplace. */
+  plugin: { name: string; marketplace: string } | undefined;
+  /** OpenAI layout: `.curated`, `.experimental`, `.system`, or `agents` (agents/openai.yaml). */
+  openai: '.curated' | '.experimental' | '.system' | 'agents' | undefined;
+  /** Branch (or commit) for links into the repository. */
+  ref: string;
+}
+
+/** Platform ids the importer writes commands for. */
+export const IMPORT_PLATFORMS = ['claude-code', 'codex'] as const;
+
+/** `value` quoted for a POSIX shell when it holds anything but plain characters. */
+export function shellWord(value: string): string {
+  return /^[A-Za-z0-9._:@/+=-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** One line of printable text: controls and line breaks as spaces, bidirectional controls dropped. */
+export function oneLine(text: string): string {
+  return text.replace(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+}
+
+/** The install command per platform id. */
+export function installCommands(facts: InstallFacts): Record<(typeof IMPORT_PLATFORMS)[number], string> {
+  const repo = facts.github ?? facts.repositoryUrl;
+  const skillsCli = (agent: string): string => `npx skills add ${shellWord(repo)} --skill ${shellWord(oneLine(facts.name))} -a ${agent}`;
+  const claude = facts.plugin !== undefined && facts.github !== undefined
+    ? `/plugin marketplace add ${facts.github} then /plugin install ${oneLine(facts.plugin.name)}@${oneLine(facts.plugin.marketplace)}`
+    : skillsCli('claude-code');
+  let codex: string;
+  if (facts.openai === '.system') codex = 'Preinstalled in Codex (a system skill)';
+  else if (facts.openai !== undefined && facts.github !== undefined) {
+    const tree = `https://github.com/${facts.github}/tree/${encodeURI(facts.ref)}/${facts.path.split('/').map(encodeURIComponent).join('/')}`;
+    codex = `$skill-installer install ${tree}`;
+  } else codex = skillsCli('codex');
+  return { 'claude-code': oneLine(claude), codex: oneLine(codex) };
+}
