@@ -7,6 +7,7 @@
  */
 import type { Manifest } from '../src/manifest.ts';
 import {
+  API_PREFIX,
   DEFAULT_LOCALE,
   FORMAT_VERSION,
   LOCALE_RE,
@@ -17,6 +18,9 @@ import {
   categoriesPath,
   categoryPath,
   hasListPages,
+  idKey,
+  idShardCount,
+  idShardPath,
   listKey,
   listOrdinalsPath,
   listPagePath,
@@ -125,6 +129,22 @@ export async function writeTree(content: Content, emit: Emit): Promise<Manifest>
     }
   }
 
+  // The id index: lower-cased id → id, for case-insensitive skill URLs.
+  const idShards = idShardCount(skills.length);
+  const shards = new Map<string, Record<string, string>>();
+  for (const skill of skills) {
+    const key = idKey(skill.owner, skill.repo);
+    const path = idShardPath(key, idShards);
+    const shard = shards.get(path) ?? {};
+    shard[key] = skill.id;
+    shards.set(path, shard);
+  }
+  for (let n = 0; n < idShards; n++) {
+    const path = `${API_PREFIX}/skills/_ids/${n}.json`;
+    const shard = shards.get(path) ?? {};
+    await emit(path, Object.fromEntries(Object.entries(shard).sort(([a], [b]) => compareCodeUnits(a, b))));
+  }
+
   const manifest: Manifest = {
     format: FORMAT_VERSION,
     pageSize: PAGE_SIZE,
@@ -133,6 +153,7 @@ export async function writeTree(content: Content, emit: Emit): Promise<Manifest>
     categories: [...categoryMembers.keys()].sort(compareCodeUnits),
     platforms: content.platforms.map((p) => p.id).sort(compareCodeUnits),
     lists: Object.fromEntries([...totals.entries()].sort(([a], [b]) => compareCodeUnits(a, b))),
+    idShards,
   };
   await emit(MANIFEST_PATH, manifest);
   return manifest;

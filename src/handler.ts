@@ -8,7 +8,7 @@ import { answerList, readListQuery } from './lists.ts';
 import type { Loader } from './loader.ts';
 import { checkManifest, type Manifest } from './manifest.ts';
 import { ParamReader, quote } from './params.ts';
-import { DEFAULT_LOCALE, LOCALE_RE, MANIFEST_PATH, categoriesPath, categoryPath, skillPath } from './paths.ts';
+import { API_PREFIX, DEFAULT_LOCALE, LOCALE_RE, MANIFEST_PATH, categoriesPath, categoryPath, idKey, idShardPath, skillPath } from './paths.ts';
 import { normalizeBasePath, parseRoute, type Route } from './route.ts';
 import { createSearchEngine, type SearchEngine } from './search/index.ts';
 
@@ -74,6 +74,12 @@ export function createHandler(loader: Loader, options: HandlerOptions = {}): Han
       if (route === null) throw new ApiError('NOT_FOUND', `No endpoint at ${quote(url.pathname)}`);
       const m = await loadManifest();
       const params = url.searchParams;
+      if (route.kind === 'skill') {
+        const found = await findSkill(loader, m, route);
+        // Another case of the id: the canonical skill, and where it lives.
+        const moved: Record<string, string> = found.canonical === undefined ? {} : { 'content-location': canonicalUrl(url, basePath, found.canonical, route.resource) };
+        return respond(200, found.body, head, moved);
+      }
       const body =
         route.kind === 'search'
           ? await engineFor(m).search(params)
@@ -93,20 +99,45 @@ function respond(status: number, body: unknown, head: boolean, extra: Record<str
   return new Response(head ? null : JSON.stringify(body), { status, headers: { ...HEADERS, ...extra } });
 }
 
-/** The success body of one route other than search. */
-async function answer(load: Loader, manifest: Manifest, route: Exclude<Route, { kind: 'search' | 'autocomplete' }>, params: URLSearchParams): Promise<unknown> {
+type SkillRoute = Extract<Route, { kind: 'skill' }>;
+
+/**
+ * A skill's file by its URL's owner and repo: the exact path first, then, when the build wrote
+ * the id index, the id in any case (owners and repositories are case-insensitive on GitHub):
+ * `canonical` then names the id as the content writes it.
+ */
+async function findSkill(load: Loader, manifest: Manifest, route: SkillRoute): Promise<{ body: unknown; canonical?: string }> {
+  const path = skillPath(route.owner, route.repo, route.resource);
+  const body = await load(path);
+  if (body !== undefined) return { body: envelope(body, path) };
+  if (manifest.idShards !== undefined) {
+    const key = idKey(route.owner, route.repo);
+    const shard = await load(idShardPath(key, manifest.idShards));
+    const id = typeof shard === 'object' && shard !== null && Object.hasOwn(shard, key) ? (shard as Record<string, unknown>)[key] : undefined;
+    const [owner, repo] = typeof id === 'string' ? id.split('/') : [];
+    if (owner !== undefined && repo !== undefined && id !== `${route.owner}/${route.repo}`) {
+      const canonical = skillPath(owner, repo, route.resource);
+      return { body: envelope(await load(canonical), canonical), canonical: id as string };
+    }
+  }
+  throw new ApiError('NOT_FOUND', `No skill ${route.owner}/${route.repo}`);
+}
+
+/** The canonical URL path of a skill resource, for `Content-Location`. */
+function canonicalUrl(url: URL, basePath: string, id: string, resource: SkillRoute['resource']): string {
+  const [owner, repo] = id.split('/') as [string, string];
+  const tail = resource === 'detail' ? '' : `/${resource}`;
+  return `${basePath}${API_PREFIX}/skills/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}${tail}${url.search}`;
+}
+
+/** The success body of one route other than search and a skill's. */
+async function answer(load: Loader, manifest: Manifest, route: Exclude<Route, { kind: 'search' | 'autocomplete' | 'skill' }>, params: URLSearchParams): Promise<unknown> {
   switch (route.kind) {
     case 'skills':
       return answerList(load, manifest, readListQuery(params, manifest));
     case 'category-skills':
       knownCategory(manifest, route.slug);
       return answerList(load, manifest, readListQuery(params, manifest, route.slug));
-    case 'skill': {
-      const path = skillPath(route.owner, route.repo, route.resource);
-      const body = await load(path);
-      if (body === undefined) throw new ApiError('NOT_FOUND', `No skill ${route.owner}/${route.repo}`);
-      return envelope(body, path);
-    }
     case 'categories': {
       const path = categoriesPath(readLocale(params, manifest));
       return envelope(await load(path), path);

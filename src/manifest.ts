@@ -27,6 +27,11 @@ export interface Manifest {
   platforms: string[];
   /** Total of every pre-built list by `listKey` (`all`, `category/<slug>`, `platform/<id>`). */
   lists: Record<string, number>;
+  /**
+   * Files of the id index (`idShardPath`), which makes skill URLs case-insensitive; absent in
+   * outputs built before it existed (lookups are then exact).
+   */
+  idShards?: number;
   /** The search index, when the build wrote one. */
   search?: SearchManifest;
   /**

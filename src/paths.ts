@@ -104,6 +104,35 @@ export function ordinalLocation(n: number): { path: string; index: number } {
 }
 
 /** File of the category list in one locale. */
+/**
+ * Skills per file of the id index, about: the index has the smallest power of two of files that
+ * keeps them near this size (a few KiB each).
+ */
+export const IDS_PER_SHARD = 256;
+
+/** Number of id index files for `skillCount` skills: a power of two ≥ 1. */
+export function idShardCount(skillCount: number): number {
+  let shards = 1;
+  while (shards * IDS_PER_SHARD < skillCount) shards *= 2;
+  return shards;
+}
+
+/** The lookup key of an id: lower case, as GitHub compares owners and repositories (ids are ASCII). */
+export function idKey(owner: string, repo: string): string {
+  return `${owner}/${repo}`.toLowerCase();
+}
+
+/**
+ * The id index file holding `key` (see `idKey`) when the index has `shards` files:
+ * `api/v1/skills/_ids/<n>.json`, `{ "<key>": "<Canonical/Id>" }`. FNV-1a over the key's UTF-16
+ * code units picks the file, the same in the build and every runtime.
+ */
+export function idShardPath(key: string, shards: number): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) hash = Math.imul(hash ^ key.charCodeAt(i), 0x01000193) >>> 0;
+  return `${API_PREFIX}/skills/_ids/${hash % shards}.json`;
+}
+
 export function categoriesPath(locale: string): string {
   return locale === DEFAULT_LOCALE ? `${API_PREFIX}/categories/index.json` : `${API_PREFIX}/categories/index.${locale}.json`;
 }

@@ -147,6 +147,8 @@ describe.skipIf(CHROMIUM === undefined)('demo page and Service Worker in Chromiu
     ['skill detail', '/api/v1/skills/apiwright/openapi-designer'],
     ['skill content', '/api/v1/skills/apiwright/openapi-designer/content'],
     ['skill stats', '/api/v1/skills/apiwright/openapi-designer/stats'],
+    ['skill detail, id in another case', '/api/v1/skills/APIwright/OpenAPI-Designer'],
+    ['skill content, id in another case', '/api/v1/skills/APIWRIGHT/openapi-designer/content'],
     ['categories in German', '/api/v1/categories?locale=de'],
     ['category in Japanese', '/api/v1/categories/security?locale=ja'],
     ['search: terms', '/api/v1/skills/search?q=docker%20compose'],
@@ -168,6 +170,13 @@ describe.skipIf(CHROMIUM === undefined)('demo page and Service Worker in Chromiu
     expect(inPage.status).toBe(expected.status);
     expect(inPage.type).toBe('application/json; charset=utf-8');
     expect(withoutTook(inPage.body)).toEqual(withoutTook(expected.body));
+  });
+
+  it('answers a skill URL in another case with the canonical skill (ids are case-insensitive)', async () => {
+    const answer = await fetchInPage('/api/v1/skills/APIwright/OpenAPI-Designer');
+    expect(answer.fromServiceWorker).toBe(true);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ data: { id: 'apiwright/openapi-designer', owner: 'apiwright', repo: 'openapi-designer' } });
   });
 
   it('answers errors with the error body', async () => {

@@ -363,6 +363,22 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
         }
       });
 
+      it('an id in another case answers the skill, in its canonical case, with Content-Location', async () => {
+        const flip = (text: string): string => [...text].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+        for (const skill of content.skills.slice(0, 12)) {
+          const canonical = `/api/v1/skills/${skill.owner}/${skill.repo}`;
+          for (const [suffix, schema] of [['', SkillDetailResponse], ['/content', SkillContentResponse], ['/stats', SkillStatsResponse]] as const) {
+            const other = `/api/v1/skills/${flip(skill.owner)}/${skill.repo.toUpperCase()}${suffix}`;
+            const answer = await get(other);
+            expect(answer.status, other).toBe(200);
+            expect(schema.parse(answer.body)).toEqual((await get(`${canonical}${suffix}`)).body);
+            expect(answer.headers.get('content-location'), other).toBe(`${canonical}${suffix}`);
+          }
+          expect((await get(canonical)).headers.get('content-location')).toBeNull();
+        }
+        await fails(`/api/v1/skills/NO-SUCH-OWNER/no-such-repo`, 404, 'NOT_FOUND');
+      });
+
       it('an unknown skill is NOT_FOUND with the error body', async () => {
         for (const suffix of ['', '/content', '/stats']) {
           const error = await fails(`/api/v1/skills/no-such-owner/no-such-repo${suffix}`, 404, 'NOT_FOUND');
