@@ -3,6 +3,7 @@
  * the static tree through a `Loader`. It reads nothing the build did not write, imports no Node
  * built-in, and runs unchanged in Node, a Service Worker, an edge Worker or over a bundle.
  */
+import { answerCompatSearch } from './compat.ts';
 import { ApiError, isApiError } from './errors.ts';
 import { answerList, readListQuery } from './lists.ts';
 import type { Loader } from './loader.ts';
@@ -85,7 +86,9 @@ export function createHandler(loader: Loader, options: HandlerOptions = {}): Han
           ? await engineFor(m).search(params)
           : route.kind === 'autocomplete'
             ? await engineFor(m).autocomplete(params)
-            : await answer(loader, m, route, params);
+            : route.kind === 'compat-search'
+              ? await answerCompatSearch(loader, engineFor(m), params)
+              : await answer(loader, m, route, params);
       return respond(200, body, head);
     } catch (error) {
       const apiError = isApiError(error) ? error : new ApiError('SERVER_ERROR', 'Internal server error', { cause: error });
@@ -131,7 +134,7 @@ function canonicalUrl(url: URL, basePath: string, id: string, resource: SkillRou
 }
 
 /** The success body of one route other than search and a skill's. */
-async function answer(load: Loader, manifest: Manifest, route: Exclude<Route, { kind: 'search' | 'autocomplete' | 'skill' }>, params: URLSearchParams): Promise<unknown> {
+async function answer(load: Loader, manifest: Manifest, route: Exclude<Route, { kind: 'search' | 'autocomplete' | 'skill' | 'compat-search' }>, params: URLSearchParams): Promise<unknown> {
   switch (route.kind) {
     case 'skills':
       return answerList(load, manifest, readListQuery(params, manifest));

@@ -14,7 +14,12 @@ export type Route =
   | { kind: 'skill'; owner: string; repo: string; resource: 'detail' | 'content' | 'stats' }
   | { kind: 'categories' }
   | { kind: 'category'; slug: string }
-  | { kind: 'category-skills'; slug: string };
+  | { kind: 'category-skills'; slug: string }
+  /** `<base>api/search`: the open `skills` CLI's search (src/compat.ts), beside `/api/v1`. */
+  | { kind: 'compat-search' };
+
+/** Path of the compatibility search route, after the base path. */
+export const COMPAT_SEARCH_PATH = 'api/search';
 
 /** `basePath` as a prefix that starts and ends with `/` (`repo` → `/repo/`, `` → `/`). */
 export function normalizeBasePath(basePath = '/'): string {
@@ -46,8 +51,23 @@ function segment(raw: string, re: RegExp): string | null {
   return re.test(value) ? value : null;
 }
 
+/**
+ * Whether a URL pathname belongs to the runtime handler rather than to the static files: anything
+ * under `<base>api/v1`, and the compatibility routes beside it. Every host routes with this.
+ */
+export function isHandlerPath(pathname: string, basePath = '/'): boolean {
+  const base = normalizeBasePath(basePath);
+  const prefix = `${base}${API_PREFIX}`;
+  return pathname === prefix || pathname.startsWith(`${prefix}/`) || isCompatSearch(pathname, base);
+}
+
+function isCompatSearch(pathname: string, base: string): boolean {
+  return pathname === `${base}${COMPAT_SEARCH_PATH}` || pathname === `${base}${COMPAT_SEARCH_PATH}/`;
+}
+
 /** The route of a URL pathname, or null for any path that is not an endpoint of the API. */
 export function parseRoute(pathname: string, basePath = '/'): Route | null {
+  if (isCompatSearch(pathname, normalizeBasePath(basePath))) return { kind: 'compat-search' };
   const segments = apiSegments(pathname, basePath);
   if (segments === null) return null;
   const [head, a, b, c, ...more] = segments;

@@ -57,6 +57,7 @@ export function staticPathFor(url: string | URL, basePath = '/'): string | null 
       }
       case 'search':
       case 'autocomplete':
+      case 'compat-search':
         return null;
     }
   } catch (error) {

@@ -16,7 +16,7 @@ import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { IMMUTABLE_CACHE_CONTROL, isContentHashed, withCaching } from '../http-cache.ts';
 import { cachedLoader } from '../loader.ts';
-import { API_PREFIX } from '../paths.ts';
+import { isHandlerPath } from '../route.ts';
 import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
 
 /** The Worker's bindings (wrangler.toml `[assets] binding = "ASSETS"`). */
@@ -68,7 +68,7 @@ export default {
       return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
     }
     if (!readable) await discardBody(request);
-    const api = url.pathname === `/${API_PREFIX}` || url.pathname.startsWith(`/${API_PREFIX}/`);
+    const api = isHandlerPath(url.pathname);
     if (api && !(readable && url.pathname.endsWith('.json'))) return apiHandler(env)(request);
     if (!readable) {
       return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { cachedLoader } from '../loader.ts';
-import { API_PREFIX } from '../paths.ts';
+import { isHandlerPath } from '../route.ts';
 import { fsLoader } from './fs-loader.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './rate-limit.ts';
 import { errorReply, replyFromResponse, send, type Reply } from './reply.ts';
@@ -82,7 +82,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     } catch {
       return errorReply(new ApiError('INVALID_PARAMS', 'The request URL is malformed', { status: 400 }));
     }
-    const api = url.pathname === `/${API_PREFIX}` || url.pathname.startsWith(`/${API_PREFIX}/`);
+    const api = isHandlerPath(url.pathname);
     // While limiting, every API answer says where the client stands (X-RateLimit-*).
     const decision = api && limit !== undefined ? limit(req.socket.remoteAddress ?? '') : undefined;
     const limited = (reply: Reply): Reply =>

@@ -393,6 +393,27 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
       });
     });
 
+    describe('GET /api/search (the `skills` CLI compatibility route)', () => {
+      it('answers { skills: [{ id, name, source, installs }] } in search order, honouring limit and owner', async () => {
+        const search = (await ok('/api/v1/skills/search?q=skill&limit=5', SearchResponse)).data;
+        const answer = await get('/api/search?q=skill&limit=5');
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+        const skills = (answer.body as { skills: { id: string; name: string; source: string; installs: number }[] }).skills;
+        expect(skills.map((s) => s.id)).toEqual(search.map((r) => r.id));
+        for (const s of skills) {
+          const skill = content.skills.find((k) => k.id === s.id)!;
+          expect(s).toEqual({ id: skill.id, name: skill.name, source: skill.id, installs: skill.stats.installs });
+        }
+        const owner = skills[0]!.id.split('/')[0]!;
+        const owned = ((await get(`/api/search?q=skill&owner=${owner.toUpperCase()}`)).body as { skills: { id: string }[] }).skills;
+        expect(owned.length).toBeGreaterThan(0);
+        expect(owned.every((s) => s.id.startsWith(`${owner}/`))).toBe(true);
+        await fails('/api/search?q=a', 400, 'INVALID_QUERY');
+        await fails('/api/search?q=skill&limit=0', 400, 'INVALID_PARAMS');
+      });
+    });
+
     // Search has its own tests (test/search*.test.ts); this checks that every host routes it.
     describe('search and autocomplete are served', () => {
       defineSearchCases({ content: () => content, ok, fails });
