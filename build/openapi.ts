@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { STATUS_OF, type ErrorCode } from '../src/errors.ts';
-import { API_PREFIX } from '../src/paths.ts';
+import { API_PREFIX, FORMAT_VERSION } from '../src/paths.ts';
 import {
   AutocompleteParams,
   CategoryPathParams,
@@ -43,6 +43,23 @@ const COMPONENTS = {
   AutocompleteResponse: S.AutocompleteResponse,
   CategoryListResponse: S.CategoryListResponse,
   CategoryDetailResponse: S.CategoryDetailResponse,
+  CompatSearchResponse: z.object({
+    skills: z.array(z.object({ id: z.string(), name: z.string(), source: z.string().describe('owner/repo to give `npx skills add`'), installs: z.int().min(0) })),
+  }),
+  Manifest: z.looseObject({
+    format: z.literal(FORMAT_VERSION),
+    pageSize: z.int(),
+    skillCount: z.int().min(0),
+    locales: z.array(z.string()),
+    categories: z.array(z.string()),
+    platforms: z.array(z.string()),
+    lists: z.record(z.string(), z.int().min(0)),
+    idShards: z.int().min(1).optional(),
+    search: z.looseObject({ root: z.string() }).optional(),
+    contentHash: z.string().optional(),
+    builtAt: z.string().optional(),
+  }),
+  OpenApiDocument: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
 } satisfies Record<string, z.ZodType>;
 type ComponentName = keyof typeof COMPONENTS;
 
@@ -51,7 +68,10 @@ const DEFAULTS: Record<string, unknown> = { page: 1, limit: 20, sort: 'stars', o
 
 /** One endpoint of the document. */
 interface Endpoint {
+  /** Path after `/api/v1`, or from the root when `root` is set. */
   path: string;
+  /** The path is not under `/api/v1` (the compatibility routes). */
+  root?: boolean;
   operationId: string;
   summary: string;
   description: string;
@@ -82,7 +102,11 @@ const ENDPOINTS: Endpoint[] = [
       'every positive clause must match. Results are ordered by `score` (exact full terms, field weight, stars, recency), ties by id. ' +
       'Highlights wrap matched words in `<mark>`…`</mark>`; everything else in them is HTML-escaped. ' +
       '`hasMarketplace` is accepted as an alias of `hasIndex`.',
-    query: SearchParams.extend({ hasMarketplace: SearchParams.shape.hasIndex.describe('alias of hasIndex') }),
+    query: SearchParams.extend({
+      // Empty, one character or only stop words: INVALID_QUERY (a 400, documented below).
+      q: SearchParams.shape.q.min(1).describe(`${SearchParams.shape.q.description ?? ''}; empty, one character or only stop words: INVALID_QUERY`),
+      hasMarketplace: SearchParams.shape.hasIndex.describe('alias of hasIndex'),
+    }),
     response: 'SearchResponse',
     errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
   },
@@ -152,67 +176,214 @@ const ENDPOINTS: Endpoint[] = [
     response: 'SkillListResponse',
     errors: ['INVALID_PARAMS', 'NOT_FOUND'],
   },
+  {
+    path: '/manifest.json',
+    operationId: 'getManifest',
+    summary: 'The build manifest',
+    description: 'A static file of the build: layout format version, totals, slugs, the search index entry, the content fingerprint.',
+    response: 'Manifest',
+    errors: [],
+  },
+  {
+    path: '/openapi.json',
+    operationId: 'getOpenApi',
+    summary: 'This document',
+    description: 'A static file of the build: the OpenAPI description of the API.',
+    response: 'OpenApiDocument',
+    errors: [],
+  },
+  {
+    path: '/api/search',
+    root: true,
+    operationId: 'compatSearch',
+    summary: 'Search, in the shape of the open skills CLI',
+    description:
+      'A compatibility route for the `skills` CLI (`SKILLS_API_URL`): the search of `/api/v1/skills/search` (same syntax and errors) ' +
+      'answered as `{ skills: [{ id, name, source, installs }] }`; `owner` keeps one owner\'s skills among the best 100 matches.',
+    query: z.object({
+      q: SearchParams.shape.q.min(1),
+      limit: SearchParams.shape.limit,
+      owner: z.string().optional().describe('only skills of this owner (case-insensitive)'),
+    }),
+    response: 'CompatSearchResponse',
+    errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
+  },
 ];
 
-/** Errors every endpoint can answer: a rate limit (when the host sets one) and an internal error. */
-const COMMON_ERRORS: ErrorCode[] = ['RATE_LIMITED', 'SERVER_ERROR'];
 
 /**
  * The OpenAPI 3.1 document. Paths are absolute (`/api/v1/...`); the server URL `../..` is relative
  * to the document's own location (`<base>/api/v1/openapi.json`), so the document stays right on
  * any host and under any base path. Deterministic: depends only on the schemas.
+ *
+ * It describes what the hosts send, not only the happy path: every GET also answers HEAD (same
+ * headers, no body), 304 to a matching `If-None-Match`, 405 to other methods, 414/431 to
+ * oversized requests, 429 with `Retry-After` and `X-RateLimit-*` when the host limits. No
+ * `jsonSchemaDialect`: 3.1's default dialect is meant, and Prism 5 validates nothing when the
+ * field is present. `security: []`: the API needs no credentials.
  */
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const endpoint of ENDPOINTS) {
-    paths[`/${API_PREFIX}${endpoint.path}`] = { get: operation(endpoint) };
+    const get = operation(endpoint);
+    const pathParameters = parametersOf(endpoint.pathParams, 'path', {});
+    paths[endpoint.root === true ? endpoint.path : `/${API_PREFIX}${endpoint.path}`] = {
+      // Shared by every operation of the path.
+      ...(pathParameters.length > 0 ? { parameters: pathParameters } : {}),
+      get,
+      head: { ...headOf(get), operationId: `${endpoint.operationId}_head`, summary: `${endpoint.summary} (headers only)` },
+      // Any other method (POST, PUT, PATCH, DELETE, …) answers this path 405 with `Allow: GET, HEAD`
+      // (components.responses.MethodNotAllowed); an OPTIONS that is no CORS preflight does too.
+      options: {
+        operationId: `${endpoint.operationId}_options`,
+        summary: 'CORS preflight',
+        description: 'Browsers ask before a cross-origin request with headers of their own (`If-None-Match`): any origin may GET and HEAD.',
+        tags: [tagOf(endpoint)],
+        responses: {
+          '204': { description: 'A CORS preflight (`Access-Control-Request-Method` set): any origin may GET', headers: PREFLIGHT_HEADERS },
+          '405': ref('MethodNotAllowed', 'responses'),
+        },
+      },
+    };
   }
   return {
     openapi: '3.1.1',
     info: {
       title: 'Skills Directory Read API',
       version: '1',
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'A read-only directory of skills (documents describing a reusable capability, kept in a repository and identified by owner and repo), ' +
         'answered from a static JSON tree. Every success body has its payload under `data`; paged lists add `pagination`, search adds `meta`. ' +
-        'Every error body is `{ "error": { "code", "message", "details"? } }`.',
+        'Every error body is `{ "error": { "code", "message", "details"? } }`. Skill ids are case-insensitive: another case of an id answers ' +
+        'the skill with `Content-Location` naming its canonical URL. No credentials are needed. Only GET and HEAD are answered: ' +
+        'any other method is 405 METHOD_NOT_ALLOWED with `Allow: GET, HEAD` (`components.responses.MethodNotAllowed`).',
     },
-    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: '../..', description: 'the host serving this document' }],
+    security: [],
+    tags: TAGS,
     paths,
-    components: { schemas: { ...componentSchemas(), ErrorResponse: errorResponseSchema() } },
+    components: {
+      schemas: { ...componentSchemas(), ErrorResponse: errorResponseSchema() },
+      headers: HEADERS,
+      responses: SHARED_RESPONSES,
+    },
   };
 }
 
+/** Headers the hosts send, by name in `components.headers`. */
+const HEADERS: Record<string, unknown> = {
+  ETag: { description: 'strong entity tag of the body; send it back in `If-None-Match` for a 304', schema: { type: 'string' } },
+  AccessControlAllowOrigin: { description: 'CORS: every origin', schema: { type: 'string', const: '*' } },
+  ContentLocation: { description: 'the canonical URL, when the skill was asked for with its id in another case', schema: { type: 'string' } },
+  RetryAfter: { description: 'seconds until the rate limit window resets', schema: { type: 'integer', minimum: 0 } },
+  RateLimitLimit: { description: 'requests allowed per window (only when the host sets a rate limit)', schema: { type: 'integer', minimum: 1 } },
+  RateLimitRemaining: { description: 'requests left in this window (only when the host sets a rate limit)', schema: { type: 'integer', minimum: 0 } },
+  RateLimitReset: { description: 'seconds until this window ends (only when the host sets a rate limit)', schema: { type: 'integer', minimum: 0 } },
+  Allow: { description: 'the methods the API answers', schema: { type: 'string', const: 'GET, HEAD' } },
+};
+
+/** Headers of a successful answer. */
+const SUCCESS_HEADERS = {
+  ETag: ref('ETag', 'headers'),
+  'Access-Control-Allow-Origin': ref('AccessControlAllowOrigin', 'headers'),
+  'X-RateLimit-Limit': ref('RateLimitLimit', 'headers'),
+  'X-RateLimit-Remaining': ref('RateLimitRemaining', 'headers'),
+  'X-RateLimit-Reset': ref('RateLimitReset', 'headers'),
+};
+
+const PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Origin': ref('AccessControlAllowOrigin', 'headers'),
+  'Access-Control-Allow-Methods': { description: 'GET, HEAD', schema: { type: 'string' } },
+  'Access-Control-Allow-Headers': { description: 'any request header', schema: { type: 'string' } },
+  'Access-Control-Max-Age': { description: 'seconds the preflight may be cached', schema: { type: 'string' } },
+};
+
+/** The error body with its code limited to `codes`. */
+function errorContent(codes: readonly ErrorCode[]): Record<string, unknown> {
+  return json({ allOf: [ref('ErrorResponse'), { properties: { error: { properties: { code: { enum: codes } } } } }] });
+}
+
+/** Responses every operation shares, by name in `components.responses`. */
+const SHARED_RESPONSES: Record<string, unknown> = {
+  NotModified: { description: 'Not modified: the `If-None-Match` tag matches; no body', headers: { ETag: ref('ETag', 'headers') } },
+  MethodNotAllowed: {
+    description: 'Error METHOD_NOT_ALLOWED: only GET and HEAD are answered',
+    headers: { Allow: ref('Allow', 'headers'), 'Access-Control-Allow-Origin': ref('AccessControlAllowOrigin', 'headers') },
+    content: errorContent(['METHOD_NOT_ALLOWED']),
+  },
+  UriTooLong: { description: 'Error INVALID_PARAMS: the URL is longer than 8 KiB (Node server)', content: errorContent(['INVALID_PARAMS']) },
+  HeadersTooLarge: { description: 'Error INVALID_PARAMS: the request headers are larger than 16 KiB (Node server)', content: errorContent(['INVALID_PARAMS']) },
+  RateLimited: {
+    description: 'Error RATE_LIMITED (only when the host sets a rate limit)',
+    headers: {
+      'Retry-After': ref('RetryAfter', 'headers'),
+      'X-RateLimit-Limit': ref('RateLimitLimit', 'headers'),
+      'X-RateLimit-Remaining': ref('RateLimitRemaining', 'headers'),
+      'X-RateLimit-Reset': ref('RateLimitReset', 'headers'),
+    },
+    content: errorContent(['RATE_LIMITED']),
+  },
+};
+
 function operation(endpoint: Endpoint): Record<string, unknown> {
-  const parameters = [
-    ...parametersOf(endpoint.pathParams, 'path', {}),
-    ...parametersOf(endpoint.query, 'query', { ...DEFAULTS, ...endpoint.defaults }),
-  ];
+  // Path parameters are declared once on the path item.
+  const parameters = parametersOf(endpoint.query, 'query', { ...DEFAULTS, ...endpoint.defaults });
+  const skill = endpoint.pathParams === SkillPathParams;
   const responses: Record<string, unknown> = {
-    '200': { description: 'Success', content: json(ref(endpoint.response)) },
+    '200': {
+      description: 'Success',
+      headers: skill ? { ...SUCCESS_HEADERS, 'Content-Location': ref('ContentLocation', 'headers') } : SUCCESS_HEADERS,
+      content: json(ref(endpoint.response)),
+    },
+    '304': ref('NotModified', 'responses'),
   };
   // One response per status, listing the codes it can carry (the three search codes share 400).
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...endpoint.errors, ...COMMON_ERRORS]) {
+  for (const code of [...endpoint.errors, 'SERVER_ERROR' as const]) {
     const status = STATUS_OF[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    responses[String(status)] = {
-      description: `Error ${codes.join(', ')}${status === 429 ? ' (only when the host sets a rate limit; see Retry-After)' : ''}`,
-      content: json({
-        allOf: [ref('ErrorResponse'), { properties: { error: { properties: { code: { enum: codes } } } } }],
-      }),
-    };
+    responses[String(status)] = { description: `Error ${codes.join(', ')}`, content: errorContent(codes) };
   }
+  responses['414'] = ref('UriTooLong', 'responses');
+  responses['429'] = ref('RateLimited', 'responses');
+  responses['431'] = ref('HeadersTooLarge', 'responses');
   return {
     operationId: endpoint.operationId,
     summary: endpoint.summary,
     description: endpoint.description,
+    tags: [tagOf(endpoint)],
     ...(parameters.length > 0 ? { parameters } : {}),
-    responses,
+    responses: Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b))),
   };
+}
+
+/** Operations are grouped by what they read. */
+const TAGS = [
+  { name: 'skills', description: 'Skills: lists, one skill, its SKILL.md and statistics, search and autocomplete' },
+  { name: 'categories', description: 'The category tree and the skills of a category' },
+  { name: 'files', description: 'Static files of the build that clients read directly' },
+  { name: 'compatibility', description: 'Routes in the shape of clients people already run (not versioned)' },
+];
+
+function tagOf(endpoint: Endpoint): string {
+  if (endpoint.root === true) return 'compatibility';
+  if (endpoint.path.endsWith('.json')) return 'files';
+  return endpoint.path.startsWith('/categories') ? 'categories' : 'skills';
+}
+
+/** The HEAD operation of a GET: the same parameters and statuses, headers only. */
+function headOf(get: Record<string, unknown>): Record<string, unknown> {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses as Record<string, Record<string, unknown>>).map(([status, response]) => {
+      if ('$ref' in response) return [status, response];
+      const { content: _content, ...rest } = response;
+      return [status, rest];
+    }),
+  );
+  return { ...get, responses };
 }
 
 /** One parameter object per property of `schema`; its description moves up to the parameter. */
@@ -245,9 +416,14 @@ function errorResponseSchema(): Record<string, unknown> {
         code: z.enum(codes).describe('machine-readable error code'),
         message: z.string().describe('human-readable explanation naming the parameter or resource'),
         details: z
-          .unknown()
+          .looseObject({
+            params: z
+              .array(z.object({ param: z.string().describe('the parameter'), message: z.string().describe('what is wrong with it') }))
+              .optional()
+              .describe('INVALID_PARAMS: one entry per invalid parameter'),
+          })
           .optional()
-          .describe('extra data; INVALID_PARAMS gives `{ params: [{ param, message }] }`, one entry per invalid parameter'),
+          .describe('extra data; INVALID_PARAMS gives `{ params: [{ param, message }] }`'),
       }),
     }),
     'output',
@@ -264,8 +440,8 @@ function stripRoot(schema: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-function ref(name: ComponentName | 'ErrorResponse'): { $ref: string } {
-  return { $ref: `#/components/schemas/${name}` };
+function ref(name: string, kind: 'schemas' | 'responses' | 'headers' = 'schemas'): { $ref: string } {
+  return { $ref: `#/components/${kind}/${name}` };
 }
 
 function json(schema: unknown): Record<string, unknown> {

@@ -20,8 +20,10 @@ import { fsLoader } from '../src/node/fs-loader.ts';
 import { startServer } from '../src/node/server.ts';
 import { buildToolsFixture, type ToolsFixture } from './fixtures/tools/build-fixture.ts';
 
-type Operation = { operationId: string; parameters?: Array<{ name: string; in: string; required: boolean; schema: object }>; responses: Record<string, unknown> };
-type Document = { openapi: string; paths: Record<string, { get: Operation }>; components: { schemas: Record<string, unknown> } };
+type Parameter = { name: string; in: string; required: boolean; schema: object };
+type Operation = { operationId: string; parameters?: Parameter[]; responses: Record<string, { $ref?: string; content?: object; headers?: Record<string, unknown> }> };
+type PathItem = { parameters?: Parameter[]; get: Operation; head: Operation; options: Operation };
+type Document = { openapi: string; paths: Record<string, PathItem>; components: { schemas: Record<string, unknown>; responses: Record<string, { content?: object; headers?: object }> } };
 
 const doc = openApiDocument() as unknown as Document;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -39,6 +41,16 @@ function validator(ref: string): ValidateFunction {
   return validate;
 }
 
+/** The `$ref` of the body schema of `status` at `path` (responses shared in components followed). */
+function bodyRef(path: string, status: string): string {
+  const response = doc.paths[path]!.get.responses[status]!;
+  if (response.$ref !== undefined) {
+    const name = response.$ref.split('/').at(-1)!;
+    return pointer('components', 'responses', name, 'content', 'application/json', 'schema');
+  }
+  return pointer('paths', path, 'get', 'responses', status, 'content', 'application/json', 'schema');
+}
+
 /** The documented path template of a canonical URL path (`/api/v1/skills/{owner}/{repo}`), if any. */
 function templateOf(pathname: string): string | undefined {
   return Object.keys(doc.paths).find((template) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname));
@@ -52,7 +64,7 @@ async function checkAnswer(url: string, response: Response): Promise<{ status: n
   const status = String(response.status);
   expect(Object.keys(doc.paths[template!]!.get.responses), `${url} answered ${status}`).toContain(status);
   const body = await response.json();
-  const validate = validator(pointer('paths', template!, 'get', 'responses', status, 'content', 'application/json', 'schema'));
+  const validate = validator(bodyRef(template!, status));
   expect(validate(body) ? [] : validate.errors, `${url} → ${status} ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
   return { status: response.status, body };
 }
@@ -71,10 +83,14 @@ afterAll(async () => {
 const ask = (h: Handler, url: string) => h(new Request(new URL(url, 'http://openapi.test')));
 
 describe('the document', () => {
-  it('is OpenAPI 3.1 with the 9 endpoints, whose operationIds are the typed client methods', () => {
+  it('is OpenAPI 3.1 with the 9 endpoints, whose operationIds are the typed client methods, the served files and the compatibility route', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc).not.toHaveProperty('jsonSchemaDialect');
     const operations = Object.fromEntries(Object.entries(doc.paths).map(([path, item]) => [path, item.get.operationId]));
     expect(operations).toEqual({
+      '/api/v1/manifest.json': 'getManifest',
+      '/api/v1/openapi.json': 'getOpenApi',
+      '/api/search': 'compatSearch',
       '/api/v1/skills': 'listSkills',
       '/api/v1/skills/search': 'searchSkills',
       '/api/v1/skills/autocomplete': 'autocomplete',
@@ -84,14 +100,21 @@ describe('the document', () => {
       '/api/v1/categories': 'listCategories',
       '/api/v1/categories/{slug}': 'getCategory',
       '/api/v1/categories/{slug}/skills': 'listCategorySkills',
-    } satisfies Record<string, keyof SkillsClient>);
+    } satisfies Record<string, keyof SkillsClient | 'getManifest' | 'getOpenApi' | 'compatSearch'>);
+    // Every path also answers HEAD (headers only) and a CORS preflight.
+    for (const item of Object.values(doc.paths)) {
+      expect(Object.keys(item.head.responses)).toEqual(Object.keys(item.get.responses));
+      expect(Object.values(item.head.responses).every((r) => r.content === undefined)).toBe(true);
+      expect(Object.keys(item.options.responses)).toEqual(['204', '405']);
+    }
   });
 
   it('declares every path parameter as required, and the query parameters of each endpoint', () => {
     const query: Record<string, string[]> = {};
-    for (const [path, { get }] of Object.entries(doc.paths)) {
+    for (const [path, { get, parameters }] of Object.entries(doc.paths)) {
       const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      expect(get.parameters?.filter((p) => p.in === 'path').map((p) => [p.name, p.required]) ?? []).toEqual(inPath.map((name) => [name, true]));
+      // Declared once on the path item, for every method.
+      expect(parameters?.map((p) => [p.name, p.in, p.required]) ?? []).toEqual(inPath.map((name) => [name, 'path', true]));
       query[get.operationId] = get.parameters?.filter((p) => p.in === 'query').map((p) => `${p.name}${p.required ? '!' : ''}`) ?? [];
     }
     const list = ['page', 'limit', 'sort', 'order', 'category', 'platform'];
@@ -105,18 +128,27 @@ describe('the document', () => {
       listCategories: ['locale'],
       getCategory: ['locale'],
       listCategorySkills: list,
+      getManifest: [],
+      getOpenApi: [],
+      compatSearch: ['q!', 'limit', 'owner'],
     });
   });
 
   it('documents the error body with its codes on every endpoint, and every schema compiles', () => {
     for (const [path, { get }] of Object.entries(doc.paths)) {
-      expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['200', '429', '500']));
-      for (const status of Object.keys(get.responses)) {
-        expect(() => validator(pointer('paths', path, 'get', 'responses', status, 'content', 'application/json', 'schema'))).not.toThrow();
+      expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['200', '304', '414', '429', '431', '500']));
+      for (const status of Object.keys(get.responses).filter((s) => s !== '304')) {
+        expect(() => validator(bodyRef(path, status))).not.toThrow();
       }
+      expect(Object.keys(get.responses['200']!.headers ?? {})).toEqual(expect.arrayContaining(['ETag', 'Access-Control-Allow-Origin', 'X-RateLimit-Limit']));
     }
-    expect(Object.keys(doc.paths['/api/v1/skills/search']!.get.responses)).toEqual(['200', '400', '429', '500']);
-    expect(Object.keys(doc.paths['/api/v1/categories/{slug}/skills']!.get.responses)).toEqual(['200', '400', '404', '429', '500']);
+    expect(Object.keys(doc.paths['/api/v1/skills/search']!.get.responses)).toEqual(['200', '304', '400', '414', '429', '431', '500']);
+    expect(Object.keys(doc.paths['/api/v1/categories/{slug}/skills']!.get.responses)).toEqual(['200', '304', '400', '404', '414', '429', '431', '500']);
+    expect(Object.keys(doc.components.responses['RateLimited']!.headers!)).toEqual(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+    // INVALID_PARAMS details have a schema: one entry per parameter.
+    const invalid = validator(bodyRef('/api/v1/skills', '400'));
+    expect(invalid({ error: { code: 'INVALID_PARAMS', message: 'x', details: { params: [{ param: 'limit', message: 'y' }] } } })).toBe(true);
+    expect(invalid({ error: { code: 'INVALID_PARAMS', message: 'x', details: { params: [{ param: 1 }] } } })).toBe(false);
   });
 
   it('is strict: an extra field, a missing field or a code of another status does not validate', async () => {
@@ -194,6 +226,9 @@ describe('real answers validate against the document', () => {
     ['/api/v1/categories/development/skills?category=code-review&limit=1', 200],
     ['/api/v1/categories/development/skills?order=sideways', 400],
     ['/api/v1/categories/nope/skills', 404],
+    ['/api/search?q=pdf', 200],
+    ['/api/search?q=pdf&owner=ACME&limit=1', 200],
+    ['/api/search?q=a', 400],
   ];
 
   it.each(ANSWERS)('%s → %i', async (url, status) => {
@@ -202,8 +237,40 @@ describe('real answers validate against the document', () => {
 
   it('covers every endpoint, and every error status of each', () => {
     const seen = new Set(ANSWERS.map(([url, status]) => `${templateOf(new URL(url, 'http://x').pathname)} ${status}`));
+    // 304, 414, 429, 431 and 500 come from the host or a broken tree: checked below. The two
+    // static files are read from the build output.
     for (const [path, { get }] of Object.entries(doc.paths)) {
-      for (const status of Object.keys(get.responses).filter((s) => s !== '429' && s !== '500')) expect(seen).toContain(`${path} ${status}`);
+      if (path.endsWith('.json')) continue;
+      for (const status of Object.keys(get.responses).filter((s) => !['304', '414', '429', '431', '500'].includes(s))) expect(seen).toContain(`${path} ${status}`);
+    }
+  });
+
+  it('the served manifest.json and openapi.json validate', async () => {
+    for (const file of ['manifest.json', 'openapi.json']) {
+      const path = `/api/v1/${file}`;
+      await checkAnswer(path, new Response(await readFile(join(fixture.dir, 'api', 'v1', file))));
+    }
+  });
+
+  it('from the Node server: 304 with ETag, 414 and 431 validate; 405 carries Allow as documented', async () => {
+    const running = await startServer({ dir: fixture.dir, host: '127.0.0.1' });
+    try {
+      const first = await fetch(`${running.url}/api/v1/skills`);
+      const etag = first.headers.get('etag')!;
+      await first.arrayBuffer();
+      const again = await fetch(`${running.url}/api/v1/skills`, { headers: { 'if-none-match': etag } });
+      expect(again.status).toBe(304);
+      expect(Object.keys(doc.paths['/api/v1/skills']!.get.responses)).toContain('304');
+      expect(again.headers.get('etag')).toBe(etag);
+      await checkAnswer('/api/v1/skills', await fetch(`${running.url}/api/v1/skills?q=${'x'.repeat(9000)}`));
+      await checkAnswer('/api/v1/skills', await fetch(`${running.url}/api/v1/skills`, { headers: { 'x-big': 'y'.repeat(17_000) } }));
+      const refused = await fetch(`${running.url}/api/v1/skills`, { method: 'DELETE' });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.get('allow')).toBe('GET, HEAD');
+      const schema = validator(pointer('components', 'responses', 'MethodNotAllowed', 'content', 'application/json', 'schema'));
+      expect(schema(await refused.json())).toBe(true);
+    } finally {
+      await running.close();
     }
   });
 
