@@ -161,6 +161,10 @@ const SkillSource = z.strictObject(
     plugin: z
       .strictObject({ name: Text, marketplace: Text }, { error: 'expected { name, marketplace }' })
       .optional(),
+    executables: z
+      .array(z.string().refine(isRepositoryPath, { error: 'expected a relative path in the skill folder' }), { error: 'expected a list of paths' })
+      .max(1000, { error: 'at most 1000 paths' })
+      .optional(),
   },
   { error: 'expected { repository, path, commit, plugin? }' },
 );

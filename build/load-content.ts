@@ -35,6 +35,7 @@ import {
 } from './content-schemas.ts';
 import { restoreRecord, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from './front-matter.ts';
+import { computeQuality } from './quality/index.ts';
 import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
 import type { SkillSource } from '../src/schemas.ts';
 import { problem, zodProblems } from './problems.ts';
@@ -131,8 +132,12 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
   }
   skills.sort((a, b) => compareCodeUnits(a.id, b.id));
   skipped.sort(compareCodeUnits);
+  // Quality looks at every skill at once (copies); attached to copies of the records, so the
+  // build cache keeps records without it.
+  const { checks, report } = computeQuality(skills);
+  const checked = skills.map((skill) => ({ ...skill, checks: checks.get(skill.id)! }));
   return {
-    content: { skills, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [] },
+    content: { skills: checked, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], quality: report },
     problems,
     skipped,
     cache: { contentDir: realRoot, shared, skills: context.next },
@@ -551,6 +556,12 @@ function skillRecord(
 
 /** `source` with its keys in one order, whatever the order in skill.json. */
 function sourceOf(source: NonNullable<SkillJson['source']>): SkillSource {
-  const { repository, path, commit, plugin } = source;
-  return { repository, path, commit, ...(plugin === undefined ? {} : { plugin: { name: plugin.name, marketplace: plugin.marketplace } }) };
+  const { repository, path, commit, plugin, executables } = source;
+  return {
+    repository,
+    path,
+    commit,
+    ...(plugin === undefined ? {} : { plugin: { name: plugin.name, marketplace: plugin.marketplace } }),
+    ...(executables === undefined ? {} : { executables: [...executables].sort(compareCodeUnits) }),
+  };
 }

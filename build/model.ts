@@ -4,6 +4,7 @@
  * `load-content.ts` produces from a content folder and `write-tree.ts` turns into the static tree.
  */
 import type { SkillSource, SkillStats } from '../src/schemas.ts';
+import type { QualityReport, SkillChecks } from './quality/index.ts';
 
 /** One validated skill, everything the output needs. */
 export interface SkillRecord {
@@ -46,6 +47,8 @@ export interface SkillRecord {
   hasIndex: boolean;
   /** Where the skill lives, for imported skills (skill.json `source`). */
   source?: SkillSource;
+  /** Quality signals (build/quality/), computed over the whole directory after loading. */
+  checks?: SkillChecks;
   stats: SkillStats;
 }
 
@@ -85,6 +88,8 @@ export interface Content {
   skills: SkillRecord[];
   categories: CategoryDef[];
   platforms: PlatformDef[];
+  /** The directory's quality report (`api/v1/quality.json`), when computed. */
+  quality?: QualityReport;
 }
 
 /** One problem found in the content: `file` relative to the content folder, `field` when known. */

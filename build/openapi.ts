@@ -59,6 +59,18 @@ const COMPONENTS = {
     contentHash: z.string().optional(),
     builtAt: z.string().optional(),
   }),
+  QualityReport: z.object({
+    format: z.literal('skills-api-quality'),
+    version: z.literal(1),
+    skills: z.int().min(0),
+    profiles: z.record(z.string(), z.object({ pass: z.int().min(0), fail: z.int().min(0) })),
+    rules: z.record(z.string(), z.int().min(0)),
+    flags: z.record(z.string(), z.int().min(0)),
+    severities: z.record(z.string(), z.int().min(0)),
+    duplicateGroups: z.array(z.object({ original: z.string(), copies: z.array(z.string()) })),
+    similarSkills: z.int().min(0),
+    similarPairs: z.int().min(0),
+  }),
   OpenApiDocument: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
 } satisfies Record<string, z.ZodType>;
 type ComponentName = keyof typeof COMPONENTS;
@@ -182,6 +194,14 @@ const ENDPOINTS: Endpoint[] = [
     summary: 'The build manifest',
     description: 'A static file of the build: layout format version, totals, slugs, the search index entry, the content fingerprint.',
     response: 'Manifest',
+    errors: [],
+  },
+  {
+    path: '/quality.json',
+    operationId: 'getQualityReport',
+    summary: 'The quality report',
+    description: 'A static file of the build: skills passing each loading profile, skills breaking each rule, flags by kind and severity, groups of exact copies, near copies.',
+    response: 'QualityReport',
     errors: [],
   },
   {

@@ -40,6 +40,7 @@ import {
 import { FIELD_BIT, processTerm, scanWords } from '../src/search/options.ts';
 import type { CategoryDef, Emit, SkillRecord } from './model.ts';
 import { compareCodeUnits } from './sort-orders.ts';
+import { qualitySummary } from './quality/index.ts';
 import { truncateDescription } from './summary.ts';
 
 /** Size knobs of the split (bytes are JSON characters before compression). */
@@ -485,7 +486,11 @@ async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, e
       docs: docs.slice(from, from + shardSize).map((s): SummaryRow => {
         const short = truncateDescription(s.description);
         const row: SummaryRow = [s.owner, s.repo, s.name, s.stars, short];
-        if (short !== s.description) row.push(s.description.slice(0, FULL_DESCRIPTION_MAX));
+        const full = short !== s.description ? s.description.slice(0, FULL_DESCRIPTION_MAX) : null;
+        if (s.checks !== undefined) {
+          const quality = qualitySummary(s.checks);
+          row.push(full, [quality.flags, quality.duplicate ? 1 : 0]);
+        } else if (full !== null) row.push(full);
         return row;
       }),
     });

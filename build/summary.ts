@@ -4,6 +4,7 @@
  */
 import type { SkillContent, SkillDetail, SkillStats, SkillSummary } from '../src/schemas.ts';
 import type { SkillRecord } from './model.ts';
+import { qualitySummary } from './quality/index.ts';
 
 /** Longest summary description, `…` included (DECISIONS §4). */
 export const SUMMARY_DESCRIPTION_MAX = 200;
@@ -48,13 +49,16 @@ export function toSummary(skill: SkillRecord): SkillSummary {
     updatedAt: skill.updatedAt,
     categories: skill.categories,
     platforms: skill.platforms,
+    ...(skill.checks === undefined ? {} : { quality: qualitySummary(skill.checks) }),
   };
 }
 
 /** The detail of a skill (endpoint 2): full description, Markdown body as `content`. */
 export function toDetail(skill: SkillRecord): SkillDetail {
+  // The detail has the full `checks`, not their summary.
+  const { quality: _quality, ...summary } = toSummary(skill);
   return {
-    ...toSummary(skill),
+    ...summary,
     description: skill.description,
     content: skill.body,
     watchers: skill.watchers,
@@ -65,6 +69,7 @@ export function toDetail(skill: SkillRecord): SkillDetail {
     author: { name: skill.author.name, avatar: skill.author.avatar },
     installCommands: sortedRecord(skill.installCommands),
     ...(skill.source === undefined ? {} : { source: skill.source }),
+    ...(skill.checks === undefined ? {} : { checks: skill.checks }),
   };
 }
 

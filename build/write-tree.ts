@@ -29,6 +29,9 @@ import {
 } from '../src/paths.ts';
 import type { Category, CategoryDetail, SkillListResponse, SkillSummary, TopSkill } from '../src/schemas.ts';
 import type { CategoryDef, Content, Emit, Localized, SkillRecord, SubcategoryDef } from './model.ts';
+
+/** The directory's quality report (build/quality/), a static file beside the manifest. */
+export const QUALITY_PATH = `${API_PREFIX}/quality.json`;
 import { compareCodeUnits, sortedIndexes } from './sort-orders.ts';
 import { toContent, toDetail, toStats, toSummary } from './summary.ts';
 
@@ -128,6 +131,8 @@ export async function writeTree(content: Content, emit: Emit): Promise<Manifest>
       }
     }
   }
+
+  if (content.quality !== undefined) await emit(QUALITY_PATH, content.quality);
 
   // The id index: lower-cased id → id, for case-insensitive skill URLs.
   const idShards = idShardCount(skills.length);

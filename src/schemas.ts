@@ -11,6 +11,13 @@ export const Timestamp = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(
 export const CalendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 const Count = z.number().int().nonnegative();
 
+/**
+ * Additive: a skill's quality signals in a list or search result: flags worth a review (high or
+ * medium severity) and whether it is an exact copy of another skill.
+ */
+export const QualitySummary = z.object({ flags: Count, duplicate: z.boolean() });
+export type QualitySummary = z.infer<typeof QualitySummary>;
+
 /** Item of the skill list (endpoint 1, 9). `description` is at most 200 characters. */
 export const SkillSummary = z.object({
   id: z.string(),
@@ -23,6 +30,7 @@ export const SkillSummary = z.object({
   updatedAt: Timestamp,
   categories: z.array(z.string()),
   platforms: z.array(z.string()),
+  quality: QualitySummary.optional(),
 });
 export type SkillSummary = z.infer<typeof SkillSummary>;
 
@@ -35,7 +43,34 @@ export const SkillSource = z.object({
   path: z.string(),
   commit: z.string(),
   plugin: z.object({ name: z.string(), marketplace: z.string() }).optional(),
+  /** Scripts the skill folder ships (executable, or a script by its extension), paths in the folder. */
+  executables: z.array(z.string()).optional(),
 });
+
+/** One problem of a loading profile. */
+const SpecProblem = z.object({ field: z.string(), rule: z.string(), message: z.string() });
+const ProfileResult = z.object({ pass: z.boolean(), problems: z.array(SpecProblem) });
+
+/**
+ * Additive: a skill's quality signals (advice, not verdicts): whether it loads under each profile
+ * (the Agent Skills specification, Claude Code, the claude.ai upload, Codex), security flags to
+ * review, and copies (`duplicateOf` the original of an exact copy, `similar` near copies).
+ */
+export const SkillChecks = z.object({
+  profiles: z.object({ agentskills: ProfileResult, 'claude-code': ProfileResult, 'claude-ai': ProfileResult, codex: ProfileResult }),
+  flags: z.array(
+    z.object({
+      id: z.string(),
+      severity: z.enum(['high', 'medium', 'low']),
+      line: Count.describe('1-based line of the SKILL.md; 0 for the folder'),
+      excerpt: z.string().describe('the text around the match, HTML-escaped'),
+      message: z.string(),
+    }),
+  ),
+  duplicateOf: z.string().optional(),
+  similar: z.array(z.string()).optional(),
+});
+export type SkillChecks = z.infer<typeof SkillChecks>;
 export type SkillSource = z.infer<typeof SkillSource>;
 
 /** Skill detail (endpoint 2): the summary with the full description plus repository metadata. */
@@ -50,6 +85,7 @@ export const SkillDetail = SkillSummary.extend({
   installCommands: z.record(z.string(), z.string()),
   /** Additive: where an imported skill lives (absent for hand-made content). */
   source: SkillSource.optional(),
+  checks: SkillChecks.optional(),
 });
 export type SkillDetail = z.infer<typeof SkillDetail>;
 
@@ -111,6 +147,7 @@ export const SearchResult = z.object({
   stars: Count,
   score: z.number(),
   highlights: z.object({ name: z.string().optional(), description: z.string().optional() }).optional(),
+  quality: QualitySummary.optional(),
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 

@@ -120,6 +120,8 @@ describe('a valid content folder', () => {
         },
         hasIndex: true,
         stats: statsJson(2),
+        // Quality signals (test/quality.test.ts checks them): the name is not kebab-case.
+        checks: expect.objectContaining({ flags: [], profiles: expect.objectContaining({ codex: { pass: true, problems: [] } }) }),
       },
     ]);
   });

@@ -185,6 +185,7 @@ describe('import of every layout', () => {
       path: 'skills/pdf',
       commit: expect.stringMatching(/^[0-9a-f]{40}$/),
       plugin: { name: 'document-skills', marketplace: 'acme-skills' },
+      executables: ['scripts/fill.py'],
     });
     expect(pdf).toMatchObject({
       stars: 120, forks: 3, watchers: 7, openIssues: 2,
@@ -288,6 +289,20 @@ describe('ids across imports', () => {
       'https://github.com/acme/tools#skills/HandMade': 'acme/HandMade-tools',
       'https://github.com/acme/tools#skills/pdf': 'acme/pdf',
     });
+    await fs.rm(parent, { recursive: true, force: true });
+  }, 60_000);
+
+  it('a skill folder moved by a later commit keeps the date it was created (renames followed)', async () => {
+    const parent = await tempFolder('import-move-');
+    const repo = await gitFixture(parent, 'repo', 'https://github.com/acme/moved');
+    const text = skillMd('pdf', 'PDF tools.');
+    await repo.commit('2024-01-01T00:00:00Z', { 'pdf/SKILL.md': text, 'pdf/reference.md': 'ref\n', 'other/SKILL.md': skillMd('other', 'Other.') });
+    await repo.commit('2024-06-01T00:00:00Z', { 'pdf/reference.md': 'ref 2\n' });
+    await repo.commit('2025-01-01T00:00:00Z', { 'pdf/SKILL.md': null, 'pdf/reference.md': null, 'skills/pdf/SKILL.md': text, 'skills/pdf/reference.md': 'ref 2\n' });
+    const out = join(parent, 'content');
+    await runImport({ sources: [{ url: repo.dir }], out, cacheDir: join(parent, 'cache'), meta: { kind: 'none' }, today: '2025-02-01' });
+    expect(await json(join(out, 'skills/acme/pdf/skill.json'))).toMatchObject({ createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' });
+    expect((await json(join(out, 'skills/acme/other/skill.json'))).createdAt).toBe('2024-01-01T00:00:00.000Z');
     await fs.rm(parent, { recursive: true, force: true });
   }, 60_000);
 

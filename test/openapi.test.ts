@@ -90,6 +90,7 @@ describe('the document', () => {
     expect(operations).toEqual({
       '/api/v1/manifest.json': 'getManifest',
       '/api/v1/openapi.json': 'getOpenApi',
+      '/api/v1/quality.json': 'getQualityReport',
       '/api/search': 'compatSearch',
       '/api/v1/skills': 'listSkills',
       '/api/v1/skills/search': 'searchSkills',
@@ -100,7 +101,7 @@ describe('the document', () => {
       '/api/v1/categories': 'listCategories',
       '/api/v1/categories/{slug}': 'getCategory',
       '/api/v1/categories/{slug}/skills': 'listCategorySkills',
-    } satisfies Record<string, keyof SkillsClient | 'getManifest' | 'getOpenApi' | 'compatSearch'>);
+    } satisfies Record<string, keyof SkillsClient | 'getManifest' | 'getOpenApi' | 'getQualityReport' | 'compatSearch'>);
     // Every path also answers HEAD (headers only) and a CORS preflight.
     for (const item of Object.values(doc.paths)) {
       expect(Object.keys(item.head.responses)).toEqual(Object.keys(item.get.responses));
@@ -130,6 +131,7 @@ describe('the document', () => {
       listCategorySkills: list,
       getManifest: [],
       getOpenApi: [],
+      getQualityReport: [],
       compatSearch: ['q!', 'limit', 'owner'],
     });
   });
@@ -246,7 +248,7 @@ describe('real answers validate against the document', () => {
   });
 
   it('the served manifest.json and openapi.json validate', async () => {
-    for (const file of ['manifest.json', 'openapi.json']) {
+    for (const file of ['manifest.json', 'openapi.json', 'quality.json']) {
       const path = `/api/v1/${file}`;
       await checkAnswer(path, new Response(await readFile(join(fixture.dir, 'api', 'v1', file))));
     }

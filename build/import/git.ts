@@ -192,40 +192,62 @@ export interface FolderDates {
 
 /**
  * For each of `folders` (`.` for the root), the committer dates of the first and the last commit
- * up to `repo.commit` that changed a file below it: one pass over the history's file lists.
+ * up to `repo.commit` that changed a file below it: one pass over the history's changes, newest
+ * first. Moves are followed: when a commit renames `old/x/SKILL.md` to `new/x/SKILL.md`, older
+ * commits under `old/x` count for `new/x`, so a skill keeps its real age after a reorganization
+ * (which decides which of two copies is the original).
  */
 export async function folderDates(repo: Repository, folders: readonly string[]): Promise<Map<string, FolderDates>> {
   const dates = new Map<string, FolderDates>();
-  const wanted = new Set(folders);
-  if (wanted.size === 0) return dates;
-  // Newest first. Each commit is an empty field, `@<seconds>`, then its files, all NUL-separated;
-  // a file name is never empty, so only an empty field can announce a commit.
-  const format = '--format=%x00@%ct';
-  const fields = (await git(['--git-dir', repo.gitDir, 'log', format, '--name-only', '-z', '--no-renames', repo.commit])).toString('utf8').split('\0');
-  let seconds = 0;
+  if (folders.length === 0) return dates;
+  /** Folder path (current or former) → the skill folder it is. */
+  const owners = new Map(folders.map((f) => [f, f]));
+  const ownerOf = (path: string): [prefix: string, folder: string] | undefined => {
+    for (let folder = parentOf(path); ; folder = parentOf(folder)) {
+      const owner = owners.get(folder);
+      if (owner !== undefined) return [folder, owner];
+      if (folder === '.') return undefined;
+    }
+  };
+  const touch = (folder: string, iso: string): void => {
+    const known = dates.get(folder);
+    // Earliest and latest, not first and last seen: committer dates need not follow the graph.
+    if (known === undefined) dates.set(folder, { created: iso, updated: iso });
+    else if (iso < known.created) known.created = iso;
+    else if (iso > known.updated) known.updated = iso;
+  };
+  // Each commit is an empty field, `@<seconds>`, then its changes: a status (`M`, `A`, `D`, `R100`,
+  // `C75`, …) and one path, or two for a rename or copy, all NUL-separated. A path is never
+  // empty, so only an empty field can announce a commit.
+  const args = ['--git-dir', repo.gitDir, 'log', '--format=%x00@%ct', '--name-status', '-z', '-M', repo.commit];
+  const fields = (await git(args)).toString('utf8').split('\0');
+  let iso = new Date(0).toISOString();
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i]!;
     if (field === '') {
       const header = fields[i + 1];
       if (header !== undefined && /^@\d+$/.test(header)) {
-        seconds = Number(header.slice(1));
+        iso = new Date(Number(header.slice(1)) * 1000).toISOString();
         i++;
       }
       continue;
     }
-    // The first file of a commit follows its header line's newline.
-    const file = field.startsWith('\n') ? field.slice(1) : field;
-    const iso = new Date(seconds * 1000).toISOString();
-    // The file's folder and every folder above it: a skill folder may sit at any depth.
-    for (let folder = parentOf(file); ; folder = parentOf(folder)) {
-      if (wanted.has(folder)) {
-        const known = dates.get(folder);
-        // Earliest and latest, not first and last seen: committer dates need not follow the graph.
-        if (known === undefined) dates.set(folder, { created: iso, updated: iso });
-        else if (iso < known.created) known.created = iso;
-        else if (iso > known.updated) known.updated = iso;
+    // The first status of a commit follows its header line's newline.
+    const status = field.replace(/^\n/, '');
+    const moved = status.startsWith('R') || status.startsWith('C');
+    const from = moved ? fields[++i] : undefined;
+    const path = fields[++i];
+    if (path === undefined) break;
+    const owner = ownerOf(path);
+    if (owner === undefined) continue;
+    touch(owner[1], iso);
+    if (status.startsWith('R') && from !== undefined) {
+      // `from` held the same file: its folder (at the same depth below the skill folder) was this skill.
+      const rest = owner[0] === '.' ? path : path.slice(owner[0].length + 1);
+      if (from === rest || from.endsWith(`/${rest}`)) {
+        const former = from === rest ? '.' : from.slice(0, from.length - rest.length - 1);
+        if (!owners.has(former)) owners.set(former, owner[1]);
       }
-      if (folder === '.') break;
     }
   }
   return dates;

@@ -333,7 +333,14 @@ async function readSource(
       ref: meta?.defaultBranch ?? repo.branch ?? repo.commit,
     });
     const key = `${repository}#${skill.path}`;
-    const source = { repository, path: skill.path, commit: repo.commit, ...(plugin === undefined ? {} : { plugin }) };
+    const executables = scriptsOf(skill.path, entries);
+    const source = {
+      repository,
+      path: skill.path,
+      commit: repo.commit,
+      ...(plugin === undefined ? {} : { plugin }),
+      ...(executables.length === 0 ? {} : { executables }),
+    };
     pending.push({
       key,
       repository,
@@ -379,6 +386,20 @@ function authorOf(meta: RepoMeta | undefined, owner: string, previous: PreviousS
   const author = previous?.json?.author as { name?: unknown; avatar?: unknown } | undefined;
   if (typeof author?.name === 'string' && typeof author.avatar === 'string') return { name: author.name, avatar: author.avatar };
   return { name: owner, avatar: `https://github.com/${owner}.png` };
+}
+
+/** Extensions of scripts an agent may run. */
+const SCRIPT_EXTENSIONS = /\.(?:sh|bash|zsh|fish|py|js|mjs|cjs|ts|rb|pl|php|ps1|psm1|bat|cmd|exe|bin)$/i;
+
+/** Files of a skill folder that are scripts: executable (mode 100755) or named like one; paths in the folder, at most 1,000. */
+function scriptsOf(folder: string, entries: readonly TreeEntry[]): string[] {
+  const prefix = folder === '.' ? '' : `${folder}/`;
+  return entries
+    .filter((e) => e.path.startsWith(prefix) && (e.mode === '100755' || (e.mode === '100644' && SCRIPT_EXTENSIONS.test(e.path))))
+    .map((e) => e.path.slice(prefix.length))
+    // A root skill's folder is the whole repository: its own folders only, not other skills'.
+    .filter((path) => folder !== '.' || !path.includes('/SKILL.md'))
+    .slice(0, 1000);
 }
 
 /** The OpenAI layout of a skill, if any. */

@@ -91,8 +91,13 @@ export interface TermPack {
   data: string[];
 }
 
-/** One search result summary: owner, repo, name, stars, summary description (≤ 200), full description when longer. */
-export type SummaryRow = [owner: string, repo: string, name: string, stars: number, description: string, full?: string];
+/**
+ * One search result summary: owner, repo, name, stars, summary description (≤ 200), full
+ * description when longer (else null when more follows), and the quality summary (flags worth a
+ * review, 1 when an exact copy) when the build computed one. Runtimes that predate an element
+ * ignore it.
+ */
+export type SummaryRow = [owner: string, repo: string, name: string, stars: number, description: string, full?: string | null, quality?: [flags: number, duplicate: 0 | 1]];
 
 export interface SummaryShard {
   docs: SummaryRow[];

@@ -112,7 +112,7 @@ export function createSearchEngine(loader: Loader, manifest: Manifest): SearchEn
       const pageDocs = [...matches.docs.subarray(from, Math.min(total, from + limit))];
       const rows = await idx.summaries(pageDocs);
       const data = pageDocs.map((doc, k): SearchResult => {
-        const [owner, repo, name, stars, description, full] = rows.get(doc)!;
+        const [owner, repo, name, stars, description, full, quality] = rows.get(doc)!;
         const result: SearchResult = {
           id: `${owner}/${repo}`,
           owner,
@@ -122,6 +122,7 @@ export function createSearchEngine(loader: Loader, manifest: Manifest): SearchEn
           stars,
           score: score(matches.keys[from + k]!, doc, matches.docCount),
         };
+        if (quality !== undefined) result.quality = { flags: quality[0], duplicate: quality[1] === 1 };
         const highlights: NonNullable<SearchResult['highlights']> = {};
         const nameMark = highlightText(name, matchedWords(matches, doc, FIELD_BIT.name));
         if (nameMark !== undefined) highlights.name = nameMark;

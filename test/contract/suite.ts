@@ -350,7 +350,10 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
             pushedAt: skill.pushedAt,
             author: skill.author,
             installCommands: skill.installCommands,
+            // The quality signals of the whole directory (build/quality/), as the build computed them.
+            checks: skill.checks,
           });
+          if (skill.checks !== undefined) expect(detail.checks?.profiles.agentskills.pass).toBeTypeOf('boolean');
           expect(Object.keys(detail.installCommands).sort()).toEqual([...skill.platforms].sort());
           const raw = (await ok(`${base}/content`, SkillContentResponse)).data;
           expect(raw.content).toBe(skill.raw);

@@ -1,0 +1,103 @@
+/**
+ * Quality signals of every skill (docs/quality.md), computed once by the build from the whole
+ * directory and served statically: where the skill loads (spec-rules.ts), what deserves a review
+ * (scan.ts), and whether it copies another (duplicates.ts). Advice, never a filter: nothing is
+ * hidden or removed because of them.
+ */
+import type { Flag } from './scan.ts';
+import { scanSkill } from './scan.ts';
+import { findDuplicates, type DuplicateGroup } from './duplicates.ts';
+import { checkSpec, PROFILES, type ProfileResults } from './spec-rules.ts';
+
+/** The `checks` field of a skill's detail. */
+export interface SkillChecks {
+  profiles: ProfileResults;
+  flags: Flag[];
+  duplicateOf?: string;
+  similar?: string[];
+}
+
+/** The `quality` field of a skill's summary (lists and search). */
+export interface QualitySummary {
+  /** Flags of high or medium severity (the ones worth a review; outbound links are low). */
+  flags: number;
+  /** An exact copy of another skill. */
+  duplicate: boolean;
+}
+
+/** The directory's report, `api/v1/quality.json`. */
+export interface QualityReport {
+  format: 'skills-api-quality';
+  version: 1;
+  skills: number;
+  /** Skills passing each profile. */
+  profiles: Record<string, { pass: number; fail: number }>;
+  /** Skills breaking each rule (any profile). */
+  rules: Record<string, number>;
+  /** Skills with each flag, and flags by severity. */
+  flags: Record<string, number>;
+  severities: Record<string, number>;
+  /** Groups of exact copies (original first). */
+  duplicateGroups: DuplicateGroup[];
+  /** Skills with near copies, and the pairs linked. */
+  similarSkills: number;
+  similarPairs: number;
+}
+
+/** What quality needs of a skill. */
+export interface QualityInput {
+  id: string;
+  repo: string;
+  createdAt: string;
+  raw: string;
+  body: string;
+  frontMatter: Record<string, unknown>;
+  /** Import facts: the folder in its repository and the scripts it ships. */
+  source?: { path: string; executables?: readonly string[] | undefined } | undefined;
+}
+
+/** Checks of every skill, by id, and the report. */
+export function computeQuality(skills: readonly QualityInput[]): { checks: Map<string, SkillChecks>; report: QualityReport } {
+  const { bySkill, groups, similarPairs } = findDuplicates(skills);
+  const checks = new Map<string, SkillChecks>();
+  const report: QualityReport = {
+    format: 'skills-api-quality',
+    version: 1,
+    skills: skills.length,
+    profiles: Object.fromEntries(PROFILES.map((p) => [p, { pass: 0, fail: 0 }])),
+    rules: {},
+    flags: {},
+    severities: { high: 0, medium: 0, low: 0 },
+    duplicateGroups: groups,
+    similarSkills: 0,
+    similarPairs,
+  };
+  for (const skill of skills) {
+    const folder = skill.source === undefined ? skill.repo : skill.source.path === '.' ? skill.repo : skill.source.path.split('/').at(-1)!;
+    const profiles = checkSpec({ frontMatter: skill.frontMatter, folder });
+    const flags = scanSkill({ text: skill.raw, allowedTools: skill.frontMatter['allowed-tools'], executables: skill.source?.executables });
+    const duplicates = bySkill.get(skill.id) ?? {};
+    checks.set(skill.id, { profiles, flags, ...duplicates });
+    const broken = new Set<string>();
+    for (const profile of PROFILES) {
+      report.profiles[profile]![profiles[profile].pass ? 'pass' : 'fail']++;
+      for (const problem of profiles[profile].problems) broken.add(problem.rule);
+    }
+    for (const rule of broken) report.rules[rule] = (report.rules[rule] ?? 0) + 1;
+    for (const id of new Set(flags.map((f) => f.id))) report.flags[id] = (report.flags[id] ?? 0) + 1;
+    for (const flag of flags) report.severities[flag.severity] = (report.severities[flag.severity] ?? 0) + 1;
+    if (duplicates.similar !== undefined) report.similarSkills++;
+  }
+  report.rules = sortedKeys(report.rules);
+  report.flags = sortedKeys(report.flags);
+  return { checks, report };
+}
+
+/** The summary of a skill's checks. */
+export function qualitySummary(checks: SkillChecks): QualitySummary {
+  return { flags: checks.flags.filter((f) => f.severity !== 'low').length, duplicate: checks.duplicateOf !== undefined };
+}
+
+function sortedKeys(record: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,105 @@
+/**
+ * `npm run bench:quality [-- --count 10000]`: the quality signals at scale.
+ *
+ * Generates synthetic content (scripts/gen.ts), then plants copies among it: `--planted` exact
+ * copies (the SKILL.md of a random skill, line endings and trailing spaces changed, in a new
+ * owner's folder, created later) and as many near copies (1 word in 25 changed). It loads the
+ * content (which computes the signals), and prints:
+ *
+ * - precision and recall of exact copies (`duplicateOf`) and near copies (`similar`) against what
+ *   was planted (the generator's own skills are independent draws: any other link is counted a
+ *   false positive, though it may be a real near copy);
+ * - the time of `computeQuality` alone against a clean build of the same content, as a share.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runBuild } from '../build/build.ts';
+import { loadContent } from '../build/load-content.ts';
+import { computeQuality } from '../build/quality/index.ts';
+import { generate } from './gen.ts';
+import { Rng } from './gen-random.ts';
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '10000' },
+    planted: { type: 'string', default: '300' },
+    work: { type: 'string', default: 'bench-out/quality' },
+    'skip-build': { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+const count = Number(values.count);
+const planted = Number(values.planted);
+const content = join(values.work, `content-${count}`);
+const out = join(values.work, `public-${count}`);
+
+if (!existsSync(join(content, 'skills'))) {
+  console.error(`generating ${count} skills into ${content}…`);
+  await generate({ count, out: content, force: true });
+}
+// Plant copies (idempotent: the planted folders are rewritten each run).
+rmSync(join(content, 'skills', 'copycat'), { recursive: true, force: true });
+rmSync(join(content, 'skills', 'nearcat'), { recursive: true, force: true });
+const loaded = await loadContent(content);
+const originals = loaded.content.skills;
+const rng = new Rng('bench-quality');
+const exactPlanted = new Map<string, string>();
+const nearPlanted = new Map<string, string>();
+const pick = (): (typeof originals)[number] => originals[rng.int(originals.length)]!;
+for (let i = 0; i < planted; i++) {
+  for (const [owner, map] of [['copycat', exactPlanted], ['nearcat', nearPlanted]] as const) {
+    let source = pick();
+    while ([...exactPlanted.values(), ...nearPlanted.values()].includes(source.id)) source = pick();
+    const dir = join(content, 'skills', owner, `copy-${i}`);
+    mkdirSync(dir, { recursive: true });
+    let text = readFileSync(join(content, source.dir, 'SKILL.md'), 'utf8');
+    if (owner === 'copycat') text = text.replaceAll('\n', '  \r\n');
+    else {
+      let n = 0;
+      const [head, ...rest] = text.split('\n---\n');
+      text = [head, rest.join('\n---\n').replace(/[A-Za-z]{4,}/g, (w) => (++n % 25 === 0 ? `${w}ish` : w))].join('\n---\n');
+    }
+    writeFileSync(join(dir, 'SKILL.md'), text);
+    const json = JSON.parse(readFileSync(join(content, source.dir, 'skill.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'skill.json'), JSON.stringify({ ...json, createdAt: '2026-06-01T00:00:00Z', updatedAt: '2026-06-02T00:00:00Z', pushedAt: '2026-06-02T00:00:00Z' }));
+    map.set(`${owner}/copy-${i}`, source.id);
+  }
+}
+
+const load = await loadContent(content);
+const skills = load.content.skills;
+const runs: number[] = [];
+for (let i = 0; i < 3; i++) {
+  const t = performance.now();
+  computeQuality(skills);
+  runs.push(performance.now() - t);
+}
+const qualityMs = runs.sort((a, b) => a - b)[1]!;
+
+const exactFound = skills.filter((s) => s.checks?.duplicateOf !== undefined).map((s) => [s.id, s.checks!.duplicateOf!] as const);
+const exactTrue = exactFound.filter(([id, of]) => exactPlanted.get(id) === of).length;
+const links = new Set<string>();
+for (const s of skills) for (const other of s.checks?.similar ?? []) links.add([s.id, other].sort().join(' '));
+const plantedLinks = new Set([...nearPlanted].map(([copy, original]) => [copy, original].sort().join(' ')));
+const nearTrue = [...links].filter((l) => plantedLinks.has(l)).length;
+
+let buildMs: number | undefined;
+if (!values['skip-build']) {
+  const t = performance.now();
+  await runBuild({ contentDir: content, outDir: out, site: false });
+  buildMs = performance.now() - t;
+}
+const pct = (a: number, b: number): string => (b === 0 ? '–' : `${((100 * a) / b).toFixed(1)} %`);
+const lines = [
+  `## Quality signals at ${count.toLocaleString('en')} skills (+${planted} exact and ${planted} near copies planted)`,
+  '',
+  `| | found | planted found | precision | recall |`,
+  `|---|---|---|---|---|`,
+  `| exact copies (duplicateOf) | ${exactFound.length} | ${exactTrue} | ${pct(exactTrue, exactFound.length)} | ${pct(exactTrue, exactPlanted.size)} |`,
+  `| near copies (similar pairs, Jaccard ≥ 0.8) | ${links.size} | ${nearTrue} | ${pct(nearTrue, links.size)} | ${pct(nearTrue, plantedLinks.size)} |`,
+  '',
+  `computeQuality: median of 3 runs ${(qualityMs / 1000).toFixed(2)} s` +
+    (buildMs === undefined ? '' : `; clean build (quality included) ${(buildMs / 1000).toFixed(1)} s: quality is ${pct(qualityMs, buildMs)} of it`),
+];
+console.log(lines.join('\n'));
