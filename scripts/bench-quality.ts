@@ -3,7 +3,7 @@
  *
  * Generates synthetic content (scripts/gen.ts), then plants copies among it: `--planted` exact
  * copies (the SKILL.md of a random skill, line endings and trailing spaces changed, in a new
- * owner's folder, created later) and as many near copies (1 word in 25 changed). It loads the
+ * owner's folder, created later) and as many near copies (1 word in 60 changed, a shingle Jaccard near 0.85, like the real edited copies). It loads the
  * content (which computes the signals), and prints:
  *
  * - precision and recall of exact copies (`duplicateOf`) and near copies (`similar`) against what
@@ -54,12 +54,16 @@ for (let i = 0; i < planted; i++) {
     const dir = join(content, 'skills', owner, `copy-${i}`);
     mkdirSync(dir, { recursive: true });
     let text = readFileSync(join(content, source.dir, 'SKILL.md'), 'utf8');
-    if (owner === 'copycat') text = text.replaceAll('\n', '  \r\n');
+    // Only the body changes: the front matter stays as the build requires it.
+    const [head, ...rest] = text.split('\n---\n');
+    let body = rest.join('\n---\n');
+    if (owner === 'copycat') body = body.replaceAll('\n', '  \n');
     else {
       let n = 0;
-      const [head, ...rest] = text.split('\n---\n');
-      text = [head, rest.join('\n---\n').replace(/[A-Za-z]{4,}/g, (w) => (++n % 25 === 0 ? `${w}ish` : w))].join('\n---\n');
+      body = body.replace(/[A-Za-z]{4,}/g, (w) => (++n % 60 === 0 ? `${w}ish` : w));
     }
+    text = `${head}\n---\n${body}`;
+    if (owner === 'copycat') text = text.replaceAll('\n', '\r\n');
     writeFileSync(join(dir, 'SKILL.md'), text);
     const json = JSON.parse(readFileSync(join(content, source.dir, 'skill.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(join(dir, 'skill.json'), JSON.stringify({ ...json, createdAt: '2026-06-01T00:00:00Z', updatedAt: '2026-06-02T00:00:00Z', pushedAt: '2026-06-02T00:00:00Z' }));

@@ -525,10 +525,81 @@ async function detailView(view: HTMLElement, owner: string, repo: string): Promi
           ),
           chips(skill.categories, names),
         ),
+        skill.source === undefined ? null : sourcePanel(skill.source),
+        skill.checks === undefined ? null : checksPanel(skill.checks),
         stats === null ? null : statsPanel(stats),
       ),
     ),
   ]);
+}
+
+/** Where an imported skill lives: the repository (linked when it is a web address), folder, commit, plugin. */
+function sourcePanel(source: NonNullable<SkillDetail['source']>): HTMLElement {
+  const web = /^https?:\/\//.test(source.repository);
+  const tree = web && source.repository.startsWith('https://github.com/') ? `${source.repository}/tree/${source.commit}/${source.path === '.' ? '' : source.path}` : undefined;
+  return h(
+    'section',
+    { class: 'panel source' },
+    h('h2', null, 'Source'),
+    h(
+      'dl',
+      null,
+      h('dt', null, 'Repository'),
+      h('dd', null, web ? h('a', { href: source.repository, rel: 'noopener nofollow' }, source.repository.replace(/^https?:\/\/(www\.)?/, '')) : source.repository),
+      h('dt', null, 'Folder'),
+      h('dd', null, tree === undefined ? h('code', null, source.path) : h('a', { href: tree, rel: 'noopener nofollow' }, h('code', null, source.path))),
+      h('dt', null, 'Commit'),
+      h('dd', null, h('code', { title: source.commit }, source.commit.slice(0, 12))),
+      ...(source.plugin === undefined ? [] : [h('dt', null, 'Plugin'), h('dd', null, `${source.plugin.name}@${source.plugin.marketplace}`)]),
+    ),
+  );
+}
+
+/** Profile names as people know them. */
+const PROFILE_NAMES: Record<string, string> = { agentskills: 'Agent Skills spec', 'claude-code': 'Claude Code', 'claude-ai': 'claude.ai upload', codex: 'Codex' };
+
+/** The text of an HTML-escaped excerpt (shown as text, never parsed as markup). */
+function unescapeExcerpt(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
+}
+
+/** Quality signals: a badge per profile, flags and copies, the details in an expandable list. Advice: "review". */
+function checksPanel(checks: NonNullable<SkillDetail['checks']>): HTMLElement {
+  const profiles = Object.entries(checks.profiles);
+  const serious = checks.flags.filter((f) => f.severity !== 'low');
+  const problems = profiles.flatMap(([profile, result]) => result.problems.map((p) => h('li', null, h('strong', null, PROFILE_NAMES[profile] ?? profile), `: ${p.message}`)));
+  return h(
+    'section',
+    { class: 'panel checks' },
+    h('h2', null, 'Checks'),
+    h(
+      'ul',
+      { class: 'check-badges', 'aria-label': 'Loads in' },
+      ...profiles.map(([profile, result]) =>
+        h('li', { class: result.pass ? 'pass' : 'review', title: result.pass ? 'passes' : `${result.problems.length} to review` }, `${result.pass ? '✓' : '!'} ${PROFILE_NAMES[profile] ?? profile}`),
+      ),
+    ),
+    checks.duplicateOf === undefined ? null : h('p', { class: 'copy-of' }, 'A copy of ', h('a', { href: `#/skills/${checks.duplicateOf}` }, checks.duplicateOf)),
+    checks.similar === undefined ? null : h('p', { class: 'copy-of' }, 'Similar to ', ...checks.similar.flatMap((id, i) => [i > 0 ? ', ' : '', h('a', { href: `#/skills/${id}` }, id)])),
+    h('p', { class: 'flag-count' }, serious.length === 0 ? 'No flag worth a review.' : `${serious.length} flag${serious.length === 1 ? '' : 's'} worth a review.`),
+    problems.length === 0 && checks.flags.length === 0
+      ? null
+      : h(
+          'details',
+          null,
+          h('summary', null, 'Details'),
+          problems.length === 0 ? null : h('ul', { class: 'problems' }, ...problems),
+          checks.flags.length === 0
+            ? null
+            : h(
+                'ul',
+                { class: 'flags' },
+                ...checks.flags.map((f) =>
+                  h('li', { class: `severity-${f.severity}` }, h('strong', null, f.severity), ` ${f.message}${f.line > 0 ? ` (line ${f.line})` : ''}`, h('code', null, unescapeExcerpt(f.excerpt))),
+                ),
+              ),
+        ),
+  );
 }
 
 function fact(label: string, value: string): HTMLElement[] {

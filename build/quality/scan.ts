@@ -33,28 +33,20 @@ interface LinePattern {
   message: string;
 }
 
-/** Patterns matched line by line. */
+/** Patterns that match within one line (none can cross a line break). */
 const LINE_PATTERNS: readonly LinePattern[] = [
   {
     id: 'pipe-to-shell',
     severity: 'high',
     // curl/wget/iwr … | sh, bash, zsh, python, node, perl, ruby, iex (PowerShell), sudo sh
-    pattern: /\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]{0,300}\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da|fi)?sh\b|\b(?:curl|wget)\b[^|\n]{0,300}\|\s*(?:sudo\s+)?(?:python[0-9.]*|node|perl|ruby|php|iex)\b/i,
+    pattern: /\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]{0,300}\|[ \t]*(?:sudo[ \t]+(?:-[^\s]+[ \t]+)*)?(?:ba|z|k|da|fi)?sh\b|\b(?:curl|wget)\b[^|\n]{0,300}\|[ \t]*(?:sudo[ \t]+)?(?:python[0-9.]*|node|perl|ruby|php|iex)\b/i,
     message: 'Review: a download is piped straight into a shell or interpreter',
   },
   {
     id: 'instruction-override',
     severity: 'medium',
-    pattern: /\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|system|your)\s+(?:instructions|prompts?|rules|guidelines)\b|\bdo\s+not\s+(?:tell|inform|reveal\s+to)\s+the\s+user\b|\bwithout\s+(?:telling|asking|informing)\s+the\s+user\b|\byou\s+are\s+now\s+(?:in\s+)?(?:developer|jailbreak|dan|god)\s*mode\b/i,
+    pattern: /\b(?:ignore|disregard|forget|override)[ \t]+(?:all[ \t]+|any[ \t]+)?(?:the[ \t]+)?(?:previous|prior|above|earlier|system|your)[ \t]+(?:instructions|prompts?|rules|guidelines)\b|\bdo[ \t]+not[ \t]+(?:tell|inform|reveal[ \t]+to)[ \t]+the[ \t]+user\b|\bwithout[ \t]+(?:telling|asking|informing)[ \t]+the[ \t]+user\b|\byou[ \t]+are[ \t]+now[ \t]+(?:in[ \t]+)?(?:developer|jailbreak|dan|god)[ \t]*mode\b/i,
     message: 'Review: wording that tries to override the agent\'s instructions or hide actions from the user',
-  },
-  {
-    id: 'encoded-blob',
-    severity: 'medium',
-    // Hex is a subset of these characters. No word boundary after the run: with one, a long
-    // run followed by a letter would backtrack quadratically.
-    pattern: /[A-Za-z0-9+/]{160,}/,
-    message: 'Review: a long encoded blob (base64 or hex) that readers cannot check by eye',
   },
   {
     id: 'outbound-url',
@@ -63,6 +55,28 @@ const LINE_PATTERNS: readonly LinePattern[] = [
     message: 'Review: the instructions reach out to this address',
   },
 ];
+
+/** Characters of a base64 (or hex) run, and the run length that makes an `encoded-blob` flag. */
+const BLOB_RUN = 160;
+function isBlobUnit(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 43 || c === 47;
+}
+
+/**
+ * Where runs of `BLOB_RUN` or more base64 characters start: one pass counting the run length (as
+ * a regular expression `[A-Za-z0-9+/]{160,}`, every position inside a word started a new attempt,
+ * which was most of the scan's time).
+ */
+function blobStarts(text: string): number[] {
+  const found: number[] = [];
+  let run = 0;
+  for (let i = 0; i < text.length && found.length < MAX_PER_ID; i++) {
+    if (isBlobUnit(text.charCodeAt(i))) {
+      if (++run === BLOB_RUN) found.push(i - BLOB_RUN + 1);
+    } else run = 0;
+  }
+  return found;
+}
 
 /** Zero-width and bidirectional-control characters. */
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069]/;
@@ -91,44 +105,89 @@ function excerpt(line: string, index: number): string {
   return escapeExcerpt(`${start > 0 ? '…' : ''}${cut}${start + EXCERPT < chars.length ? '…' : ''}`);
 }
 
+/** The global (`g`) form of each pattern, compiled once. */
+const GLOBAL = new Map<RegExp, RegExp>();
+
+/** The line (1-based) holding `index`, by binary search over the line starts. */
+function lineAt(starts: readonly number[], index: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+/** Matches of a global pattern, at most one per line and `MAX_PER_ID` in all: [line, index in the line, line text]. */
+function* matchesByLine(text: string, pattern: RegExp, starts: () => number[]): Generator<[number, number, string]> {
+  let global = GLOBAL.get(pattern);
+  if (global === undefined) GLOBAL.set(pattern, (global = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`)));
+  global.lastIndex = 0;
+  let last = 0;
+  let count = 0;
+  for (let m = global.exec(text); m !== null && count < MAX_PER_ID; m = global.exec(text)) {
+    if (m[0].length === 0) global.lastIndex++;
+    const lines = starts();
+    const line = lineAt(lines, m.index);
+    if (line === last) continue;
+    last = line;
+    count++;
+    const start = lines[line - 1]!;
+    const end = text.indexOf('\n', start);
+    yield [line, m.index - start, text.slice(start, end === -1 ? text.length : end)];
+  }
+}
+
 /** Scan one skill; flags sorted by line, then id. Never throws. */
 export function scanSkill(input: ScanInput): Flag[] {
   const flags: Flag[] = [];
-  const counts = new Map<string, number>();
-  const add = (flag: Flag): void => {
-    const n = counts.get(flag.id) ?? 0;
-    if (n >= MAX_PER_ID) return;
-    counts.set(flag.id, n + 1);
-    flags.push(flag);
+  const text = typeof input.text === 'string' ? input.text : '';
+  // One pass per pattern over the whole text (patterns never cross a line); line starts are
+  // computed only when something matched.
+  let lineStarts: number[] | undefined;
+  const starts = (): number[] => {
+    if (lineStarts === undefined) {
+      lineStarts = [0];
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+    }
+    return lineStarts;
   };
-  const lines = typeof input.text === 'string' ? input.text.split('\n') : [];
-  lines.forEach((line, i) => {
-    // Very long lines are scanned in their first 20,000 characters: patterns stay linear anyway.
-    const scanned = line.length > 20_000 ? line.slice(0, 20_000) : line;
-    for (const p of LINE_PATTERNS) {
-      const match = p.pattern.exec(scanned);
-      if (match !== null) add({ id: p.id, severity: p.severity, line: i + 1, excerpt: excerpt(scanned, match.index), message: p.message });
+  for (const p of LINE_PATTERNS) {
+    for (const [line, index, lineText] of matchesByLine(text, p.pattern, starts)) {
+      flags.push({ id: p.id, severity: p.severity, line, excerpt: excerpt(lineText, index), message: p.message });
     }
-    const hidden = INVISIBLE.exec(scanned);
-    if (hidden !== null) {
-      const bidi = /[\u202A-\u202E\u2066-\u2069]/.test(hidden[0]);
-      add({
-        id: 'hidden-unicode',
-        severity: bidi ? 'high' : 'medium',
-        line: i + 1,
-        excerpt: excerpt(scanned, hidden.index),
-        message: bidi ? 'Review: bidirectional control characters can make text read differently than it runs' : 'Review: invisible zero-width characters in the text',
-      });
-    }
-  });
+  }
+  let lastBlobLine = 0;
+  for (const at of blobStarts(text)) {
+    const lines = starts();
+    const line = lineAt(lines, at);
+    if (line === lastBlobLine) continue;
+    lastBlobLine = line;
+    const end = text.indexOf('\n', lines[line - 1]!);
+    const lineText = text.slice(lines[line - 1]!, end === -1 ? text.length : end);
+    flags.push({ id: 'encoded-blob', severity: 'medium', line, excerpt: excerpt(lineText, at - lines[line - 1]!), message: 'Review: a long encoded blob (base64 or hex) that readers cannot check by eye' });
+  }
+  for (const [line, index, lineText] of matchesByLine(text, INVISIBLE, starts)) {
+    const bidi = /[\u202A-\u202E\u2066-\u2069]/.test(lineText);
+    flags.push({
+      id: 'hidden-unicode',
+      severity: bidi ? 'high' : 'medium',
+      line,
+      excerpt: excerpt(lineText, index),
+      message: bidi ? 'Review: bidirectional control characters can make text read differently than it runs' : 'Review: invisible zero-width characters in the text',
+    });
+  }
   const tools = typeof input.allowedTools === 'string' ? input.allowedTools.split(/[\s,]+/) : Array.isArray(input.allowedTools) ? input.allowedTools.filter((t): t is string => typeof t === 'string') : [];
   const shell = tools.find((tool) => SHELL_TOOLS.test(tool.trim()));
   if (shell !== undefined) {
+    const lines = text.split('\n', 200);
     const line = lines.findIndex((l) => /^allowed-tools\s*:/.test(l) || l.includes(shell));
-    add({ id: 'shell-tool', severity: 'medium', line: line + 1, excerpt: escapeExcerpt(shell), message: 'Review: allowed-tools pre-approves a shell, so commands run without asking' });
+    flags.push({ id: 'shell-tool', severity: 'medium', line: line + 1, excerpt: escapeExcerpt(shell), message: 'Review: allowed-tools pre-approves a shell, so commands run without asking' });
   }
   for (const file of (input.executables ?? []).slice(0, MAX_PER_ID)) {
-    add({ id: 'executable-script', severity: 'low', line: 0, excerpt: escapeExcerpt(file), message: 'Review: the skill ships a script an agent may run' });
+    flags.push({ id: 'executable-script', severity: 'low', line: 0, excerpt: escapeExcerpt(file), message: 'Review: the skill ships a script an agent may run' });
   }
   return flags.sort((a, b) => a.line - b.line || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
