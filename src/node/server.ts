@@ -104,10 +104,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const file = await staticReply(options.dir, url.pathname, req);
       if (file !== undefined) return limited(file);
     }
+    // Every other method is refused here, for the API too: the handler would refuse it as well,
+    // but a Fetch `Request` cannot even be made for some (TRACE, TRACK throw).
+    if (!read) return notAllowed(method);
     if (api) return limited(await replyFromResponse(await handler(toRequest(req, url))));
-    if (!read) {
-      return errorReply(new ApiError('METHOD_NOT_ALLOWED', `Method ${method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
-    }
     const file = await staticReply(options.dir, url.pathname, req);
     if (file !== undefined) return file;
     return errorReply(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
@@ -119,6 +119,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     else void respond(req, res, answer);
   });
   server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -138,6 +139,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.closeIdleConnections();
       }),
   };
+}
+
+/** The 405 answer, with `Allow`. */
+function notAllowed(method: string): Reply {
+  return errorReply(new ApiError('METHOD_NOT_ALLOWED', `Method ${method.slice(0, 20)} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
+}
+
+/**
+ * CONNECT never reaches the request handler (Node hands it to a `connect` listener, or closes the
+ * socket when there is none): answered 405 like every other method, then closed.
+ */
+function answerConnect(_req: IncomingMessage, socket: Socket): void {
+  const body = JSON.stringify(new ApiError('METHOD_NOT_ALLOWED', 'Method CONNECT is not allowed; use GET or HEAD').toBody());
+  socket.end(
+    'HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nAllow: GET, HEAD\r\nContent-Type: application/json; charset=utf-8\r\n' +
+      `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 /** Answer one request; an unexpected failure is a 500 (or a dropped connection once started). */
