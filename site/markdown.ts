@@ -228,8 +228,11 @@ function splitRow(line: string): string[] {
 const ESCAPABLE = '\\`*_{}[]()#+-.!|<>~"\'';
 const SAFE_HREF = /^(?:https?:\/\/|mailto:)[^\s]+$/i;
 
-/** Finds the next occurrence of a token at or after a position, before a limit; -1 when none. */
-type Find = (token: string, from: number, end: number) => number;
+/**
+ * Finds the next occurrence of a token at or after a position, before a limit; -1 when none.
+ * `backticks(k, from, end)` finds the next run of exactly `k` backticks.
+ */
+type Find = ((token: string, from: number, end: number) => number) & { backticks: (length: number, from: number, end: number) => number };
 
 /**
  * A `Find` over `text` that remembers the last answer per token, so repeated lookups while
@@ -237,7 +240,7 @@ type Find = (token: string, from: number, end: number) => number;
  */
 function finder(text: string): Find {
   const memo = new Map<string, { from: number; at: number }>();
-  return (token, from, end) => {
+  const find = (token: string, from: number, end: number): number => {
     const last = memo.get(token);
     let at: number;
     if (last !== undefined && last.from <= from && (last.at === -1 || last.at >= from)) at = last.at;
@@ -247,6 +250,35 @@ function finder(text: string): Find {
     }
     return at !== -1 && at + token.length <= end ? at : -1;
   };
+  // Every backtick run of the text by its length, found in one pass when first needed: a closer
+  // is then a binary search. (Searching the text for each opener's run was quadratic: a 1 MiB
+  // document of runs of decreasing length took two minutes.)
+  let runs: Map<number, number[]> | undefined;
+  const backticks = (length: number, from: number, end: number): number => {
+    if (runs === undefined) {
+      runs = new Map();
+      for (let i = text.indexOf('`'); i !== -1; i = text.indexOf('`', i)) {
+        let j = i;
+        while (text.charCodeAt(j) === 96) j++;
+        const starts = runs.get(j - i);
+        if (starts === undefined) runs.set(j - i, [i]);
+        else starts.push(i);
+        i = j;
+      }
+    }
+    const starts = runs.get(length);
+    if (starts === undefined) return -1;
+    let lo = 0;
+    let hi = starts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (starts[mid]! < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const at = starts[lo];
+    return at !== undefined && at + length <= end ? at : -1;
+  };
+  return Object.assign(find, { backticks });
 }
 
 /** Parse inline Markdown; `depth` caps nesting of strong/em/link. */
@@ -283,14 +315,8 @@ function inlineRange(text: string, start: number, end: number, depth: number, fi
     } else if (c === '`') {
       let run = 1;
       while (i + run < end && text[i + run] === '`') run++;
-      const fence = '`'.repeat(run);
       // The closing run must be exactly as long as the opening one.
-      let close = find(fence, i + run, end);
-      while (close !== -1 && close + run < end && text[close + run] === '`') {
-        let after = close;
-        while (after < end && text[after] === '`') after++;
-        close = find(fence, after, end);
-      }
+      const close = find.backticks(run, i + run, end);
       if (close === -1) {
         i += run; // the whole run is literal text
         continue;
