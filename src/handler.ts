@@ -5,6 +5,7 @@
  */
 import { answerCompatSearch } from './compat.ts';
 import { ApiError, isApiError } from './errors.ts';
+import { keepLoad, type InFlight } from './in-flight.ts';
 import { answerList, readListQuery } from './lists.ts';
 import type { Loader } from './loader.ts';
 import { checkManifest, type Manifest } from './manifest.ts';
@@ -24,6 +25,11 @@ export interface HandlerOptions {
   basePath?: string;
   /** Called with the original error of every 500 answer (the response itself never shows it). */
   onError?: (error: unknown, request: Request) => void;
+  /**
+   * How the handler's own caches (the manifest, the search index reader) keep loads under way:
+   * `shared` (default) or `settled` for hosts that isolate requests, such as workerd (src/in-flight.ts).
+   */
+  inFlight?: InFlight;
 }
 
 /** Methods the API answers; any other is 405 with this list in `Allow`. */
@@ -43,23 +49,24 @@ const HEADERS = {
  */
 export function createHandler(loader: Loader, options: HandlerOptions = {}): Handler {
   const basePath = normalizeBasePath(options.basePath);
+  const inFlight = options.inFlight ?? 'shared';
   let manifest: Promise<Manifest> | undefined;
-  const loadManifest = (): Promise<Manifest> => {
-    if (manifest === undefined) {
-      const pending = loader(MANIFEST_PATH).then(checkManifest);
-      manifest = pending;
-      // Remember only a good manifest: a missing build may appear later.
-      pending.catch(() => {
-        if (manifest === pending) manifest = undefined;
-      });
-    }
-    return manifest;
-  };
+  const loadManifest = (): Promise<Manifest> =>
+    manifest ??
+    // Remember only a good manifest: a missing build may appear later.
+    keepLoad(
+      loader(MANIFEST_PATH).then(checkManifest),
+      inFlight,
+      (value) => (manifest = value),
+      (failed) => {
+        if (manifest === failed) manifest = undefined;
+      },
+    );
   // One search engine per manifest: it keeps the index files it loaded between requests.
   const engines = new WeakMap<Manifest, SearchEngine>();
   const engineFor = (m: Manifest): SearchEngine => {
     let engine = engines.get(m);
-    if (engine === undefined) engines.set(m, (engine = createSearchEngine(loader, m)));
+    if (engine === undefined) engines.set(m, (engine = createSearchEngine(loader, m, inFlight)));
     return engine;
   };
 

@@ -4,6 +4,8 @@
  * does not exist; any other failure (network, HTTP 5xx, invalid JSON) rejects.
  */
 
+import { keepLoad, type InFlight } from './in-flight.ts';
+
 /** Reads one JSON file of the static tree; `undefined` when it does not exist. */
 export type Loader = (path: string) => Promise<unknown>;
 
@@ -53,14 +55,17 @@ export function mapLoader(files: ReadonlyMap<string, unknown>): Loader {
 export interface CacheOptions {
   /** Most files kept; the least recently used is dropped first. */
   maxEntries: number;
+  /** Share a load under way with concurrent callers (default), or keep only settled answers (workerd): src/in-flight.ts. */
+  inFlight?: InFlight;
 }
 
 /**
  * Loader that remembers the last `maxEntries` answers (LRU, `undefined` answers included) and
- * shares one in-flight load between concurrent callers of the same path, so the manifest and hot
- * pages are read once. A failed load is not remembered: the next call retries.
+ * (unless `inFlight` is `settled`) shares one in-flight load between concurrent callers of the
+ * same path, so the manifest and hot pages are read once. A failed load is not remembered: the
+ * next call retries.
  */
-export function cachedLoader(loader: Loader, { maxEntries }: CacheOptions): Loader {
+export function cachedLoader(loader: Loader, { maxEntries, inFlight = 'shared' }: CacheOptions): Loader {
   if (!(Number.isInteger(maxEntries) && maxEntries >= 1)) throw new RangeError('cachedLoader: maxEntries must be an integer ≥ 1');
   // A Map iterates in insertion order: re-inserting on every hit keeps the oldest entry first.
   const entries = new Map<string, Promise<unknown>>();
@@ -71,12 +76,16 @@ export function cachedLoader(loader: Loader, { maxEntries }: CacheOptions): Load
       entries.set(path, hit);
       return hit;
     }
-    const pending = loader(path);
-    entries.set(path, pending);
-    pending.catch(() => {
-      if (entries.get(path) === pending) entries.delete(path);
-    });
-    while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
-    return pending;
+    return keepLoad(
+      loader(path),
+      inFlight,
+      (value) => {
+        entries.set(path, value);
+        while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+      },
+      (failed) => {
+        if (entries.get(path) === failed) entries.delete(path);
+      },
+    );
   };
 }

@@ -279,3 +279,37 @@ describe('wrangler.toml and the bundle', () => {
     expect(bundle).not.toMatch(/\bfrom\s*["']node:|\brequire\(/);
   });
 });
+
+describe('edge Worker under concurrent cold searches (workerd isolates requests)', () => {
+  let tmp: string;
+  let edge: RunningEdge;
+
+  beforeAll(async () => {
+    tmp = await mkdtemp(join(tmpdir(), 'edge-concurrent-'));
+    await runBuild({ contentDir: 'content', outDir: join(tmp, 'public'), site: false, sourceDateEpoch: undefined });
+    edge = await startEdge({ dir: join(tmp, 'public'), script: await workerScript() });
+  });
+  afterAll(async () => {
+    await edge?.close();
+    await rm(tmp, { recursive: true, force: true });
+  });
+
+  it('answers every one of 3 waves of 24 concurrent searches and autocompletes with 200 and our JSON', async () => {
+    // Distinct queries, so concurrent requests need the same index files at the same time: the
+    // Worker must never make one request wait on another's load (workerd answers such a request
+    // a plain-text 500, "the Worker's code had hung").
+    const words = ['dep', 'kub', 'doc', 'pdf', 'sec', 'ter', 'api', 'tes', 'dat', 'rev', 'mar', 'wri'];
+    for (let wave = 0; wave < 3; wave++) {
+      const urls = words.flatMap((w, i) => [
+        `/api/v1/skills/autocomplete?q=%22${w}&limit=20&w=${wave}-${i}`,
+        `/api/v1/skills/search?q=${w}*%20-zzz${wave}&limit=${(i % 5) + 1}`,
+      ]);
+      const answers = await Promise.all(urls.map(async (url) => {
+        const response = await fetch(new URL(url, edge.url), { headers: { 'accept-encoding': 'identity' } });
+        return { url, status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+      }));
+      const failed = answers.filter((a) => a.status !== 200 && !(a.status === 400 && a.type?.startsWith('application/json')));
+      expect(failed.map((a) => `${a.status} ${a.url} ${a.text.slice(0, 120)}`)).toEqual([]);
+    }
+  });
+});

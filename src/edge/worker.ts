@@ -53,8 +53,9 @@ const handlers = new WeakMap<AssetsBinding, Handler>();
 function apiHandler(env: Env): Handler {
   let handler = handlers.get(env.ASSETS);
   if (handler === undefined) {
-    const loader = cachedLoader(assetsLoader(env.ASSETS), { maxEntries: CACHE_ENTRIES });
-    handler = withCaching(createHandler(loader, { onError: (error, request) => console.error(`500 on ${request.url}:`, error) }));
+    // workerd refuses a request waiting on another request's I/O: caches keep settled answers only.
+    const loader = cachedLoader(assetsLoader(env.ASSETS), { maxEntries: CACHE_ENTRIES, inFlight: 'settled' });
+    handler = withCaching(createHandler(loader, { inFlight: 'settled', onError: (error, request) => console.error(`500 on ${request.url}:`, error) }));
     handlers.set(env.ASSETS, handler);
   }
   return handler;

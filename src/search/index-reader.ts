@@ -7,6 +7,7 @@
  * page of a phrase query (or the same query again) verifies nothing. A fourth keeps each clause's
  * per-document state, which autocomplete's completions and repeated queries share.
  */
+import { keepLoad, type InFlight } from '../in-flight.ts';
 import { ApiError } from '../errors.ts';
 import type { Loader } from '../loader.ts';
 import { PositionTable, countVarints, decodePositions, decodePostings, decodeVarints, type Postings } from './codec.ts';
@@ -144,6 +145,8 @@ export class IndexReader {
   constructor(
     private readonly loader: Loader,
     private readonly rootPath: string,
+    /** How loads under way are shared between concurrent requests (src/in-flight.ts). */
+    private readonly inFlight: InFlight = 'shared',
   ) {}
 
   /** A search file, shape-checked once (the checked value is what the LRU keeps). */
@@ -155,19 +158,14 @@ export class IndexReader {
       if (!isObject(value) || !valid(value)) throw broken(`${name}.json`);
       return value as T;
     });
-    this.files.set(path, pending);
-    pending.catch(() => this.files.delete(path));
-    return pending;
+    return keepLoad(pending, this.inFlight, (value) => this.files.set(path, value), () => this.files.delete(path));
   }
 
   /** `make()` once per `key` while it stays in the LRU (for values derived from the index alone). */
   cached<T>(key: string, make: () => Promise<T>): Promise<T> {
     const hit = this.memo.get(key);
     if (hit !== undefined) return hit as Promise<T>;
-    const pending = make();
-    this.memo.set(key, pending);
-    pending.catch(() => this.memo.delete(key));
-    return pending;
+    return keepLoad(make(), this.inFlight, (value) => this.memo.set(key, value), () => this.memo.delete(key));
   }
 
   /**
@@ -196,7 +194,8 @@ export class IndexReader {
 
   /** The root file (read once). */
   root(): Promise<SearchRoot> {
-    this.rootPromise ??= (async () => {
+    if (this.rootPromise !== undefined) return this.rootPromise;
+    const pending = (async () => {
       const value = await this.loader(this.rootPath);
       if (!isObject(value)) throw broken(this.rootPath);
       if (value.format !== SEARCH_FORMAT) {
@@ -219,8 +218,14 @@ export class IndexReader {
       }
       return r as SearchRoot;
     })();
-    this.rootPromise.catch(() => (this.rootPromise = undefined));
-    return this.rootPromise;
+    return keepLoad(
+      pending,
+      this.inFlight,
+      (value) => (this.rootPromise = value),
+      (failed) => {
+        if (this.rootPromise === failed) this.rootPromise = undefined;
+      },
+    );
   }
 
   private chunk(file: string): Promise<TermChunk> {

@@ -3,6 +3,7 @@
  * routes `/api/v1/skills/search` and `/api/v1/skills/autocomplete` here; one engine per manifest
  * keeps the loaded index files and decoded postings between requests.
  */
+import type { InFlight } from '../in-flight.ts';
 import { ApiError, isApiError } from '../errors.ts';
 import type { Loader } from '../loader.ts';
 import type { Manifest } from '../manifest.ts';
@@ -67,8 +68,8 @@ function now(): number {
  * INVALID_PARAMS naming every bad parameter, the query codes of DECISIONS §5, SERVER_ERROR when
  * the build wrote no search index or a file of it is missing.
  */
-export function createSearchEngine(loader: Loader, manifest: Manifest): SearchEngine {
-  const reader = manifest.search === undefined ? undefined : new IndexReader(loader, manifest.search.root);
+export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight: InFlight = 'shared'): SearchEngine {
+  const reader = manifest.search === undefined ? undefined : new IndexReader(loader, manifest.search.root, inFlight);
   const index = (): IndexReader => {
     if (reader === undefined) throw new ApiError('SERVER_ERROR', 'Search is not available: the search index was not built');
     return reader;
