@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../src/node/server.ts';
+import { MAX_PIPELINED, startServer, type RunningServer } from '../src/node/server.ts';
 import { FORMAT_VERSION } from '../src/paths.ts';
 import { contractContent, writeContractTree } from './contract/contract-data.ts';
 
@@ -420,4 +420,56 @@ describe('options', () => {
       await any.close();
     }
   });
+});
+
+describe('pipelined requests from a client that does not read', () => {
+  it('are answered one at a time per connection (one body in memory), and other clients are served meanwhile', async () => {
+    const body = JSON.stringify({ data: 'x'.repeat(16 * 1024 * 1024) });
+    let started = 0;
+    const big = await startServer({
+      dir: out,
+      host: '127.0.0.1',
+      handler: async () => {
+        started++;
+        return new Response(body, { headers: { 'content-type': 'application/json' } });
+      },
+    });
+    try {
+      const socket = connect(big.port, '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', resolve));
+      socket.pause();
+      socket.write('GET /api/v1/skills/a/b HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n'.repeat(5));
+      await expect.poll(() => started, { timeout: 10_000 }).toBe(1);
+      // Node has parsed all five by now; without turns it would have started them in these ticks.
+      for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+      expect(started).toBe(1);
+      // Another client is answered while that connection is stuck.
+      const other = await fetch(`${big.url}/api/v1/skills/c/d`, { headers: { 'accept-encoding': 'identity' } });
+      expect(other.status).toBe(200);
+      await other.arrayBuffer();
+      expect(started).toBe(2);
+      // Reading lets the rest through, in order.
+      let received = 0;
+      socket.on('data', (chunk: Buffer) => (received += chunk.length));
+      socket.resume();
+      await expect.poll(() => received > 5 * body.length, { timeout: 30_000 }).toBe(true);
+      expect(started).toBe(6);
+      socket.destroy();
+    } finally {
+      await big.close();
+    }
+  }, 60_000);
+
+  it(`closes a connection that queues more than ${MAX_PIPELINED} requests at once`, async () => {
+    // All requests arrive in one packet, so Node parses them together: the queue overflows at once.
+    const answered = await new Promise<number>((resolve) => {
+      let text = '';
+      const socket = connect(server.port, '127.0.0.1', () => socket.write('GET /api/v1/categories HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(MAX_PIPELINED + 40)));
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.on('close', () => resolve(text.split('HTTP/1.1 200').length - 1));
+      socket.on('error', () => undefined);
+    });
+    expect(answered).toBeLessThanOrEqual(MAX_PIPELINED);
+    await stillServing();
+  }, 30_000);
 });

@@ -116,7 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const route = options.routes?.get((req.url ?? '/').split('?')[0]!);
     if (route !== undefined && (req.method === 'GET' || req.method === 'HEAD')) route(req, res);
-    else void respond(req, res, answer);
+    else inTurn(req, res, () => respond(req, res, answer));
   });
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);
@@ -156,6 +156,40 @@ function answerConnect(_req: IncomingMessage, socket: Socket): void {
     'HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nAllow: GET, HEAD\r\nContent-Type: application/json; charset=utf-8\r\n' +
       `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
+}
+
+/** Most requests one connection may have waiting (pipelined) before it is closed. */
+export const MAX_PIPELINED = 32;
+
+/** Per connection: the reply being written, and how many wait behind it. */
+const turns = new WeakMap<Socket, { last: Promise<void>; waiting: number }>();
+
+/**
+ * Run `reply` once every earlier reply on the same connection has been written out (`finish`) or
+ * the connection closed. Node parses all pipelined requests of a packet at once; answering them
+ * all at once held every body in memory while a client that never reads kept the socket full
+ * (200 sockets × 20 pipelined 1 MiB answers: 2.4 GB). One reply at a time per connection keeps
+ * that to one body per connection, and a connection queuing more than `MAX_PIPELINED` is closed.
+ */
+function inTurn(req: IncomingMessage, res: ServerResponse, reply: () => Promise<void>): void {
+  const socket = req.socket;
+  const turn = turns.get(socket) ?? { last: Promise.resolve(), waiting: 0 };
+  turns.set(socket, turn);
+  if (turn.waiting >= MAX_PIPELINED) {
+    socket.destroy();
+    return;
+  }
+  turn.waiting++;
+  const written = new Promise<void>((resolve) => {
+    res.once('finish', resolve);
+    res.once('close', resolve);
+  });
+  turn.last = turn.last.then(async () => {
+    turn.waiting--;
+    if (!socket.destroyed) await reply();
+    else res.destroy();
+    await written;
+  });
 }
 
 /** Answer one request; an unexpected failure is a 500 (or a dropped connection once started). */
