@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_LOCALE, LOCALE_RE, SLUG_RE } from '../src/paths.ts';
+import { MAX_NAME_LENGTH } from './front-matter.ts';
 import type { Problem } from './model.ts';
 import { fieldPath, problem, quote } from './problems.ts';
 
@@ -21,8 +22,18 @@ const URL_ERROR = 'expected an https: URL';
 
 /** Non-empty text (surrounding whitespace trimmed). */
 const Text = z.string({ error: TEXT_ERROR }).trim().min(1, { error: TEXT_ERROR });
-/** Integer ≥ 0. */
-const Count = z.int({ error: COUNT_ERROR }).min(0, { error: COUNT_ERROR });
+/** Integer ≥ 0 (a safe integer: `1e20` is too large to count exactly). */
+const Count = z
+  .int({ error: (issue) => (typeof issue.input === 'number' && Number.isInteger(issue.input) ? `the number is too large (at most ${Number.MAX_SAFE_INTEGER})` : COUNT_ERROR) })
+  .min(0, { error: COUNT_ERROR });
+/** Most categories, and most platforms, of one skill. */
+export const MAX_PER_SKILL = 16;
+/** Most translation locales of one category. */
+export const MAX_LOCALES = 64;
+/** One line of printable text: no line breaks, controls or bidirectional controls. */
+export function isOneLine(value: string): boolean {
+  return !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(value);
+}
 /** Category slug or platform id. */
 const Slug = z.string({ error: SLUG_ERROR }).regex(SLUG_RE, { error: SLUG_ERROR });
 
@@ -76,6 +87,16 @@ const Translations = z
     z.strictObject({ name: Text.optional(), description: Text.optional() }, { error: 'expected { name, description }' }),
     { error: 'expected an object of locale → { name, description }' },
   )
+  .refine((translations) => Object.keys(translations).length <= MAX_LOCALES, { error: `at most ${MAX_LOCALES} locales` })
+  .superRefine((translations, ctx) => {
+    // `de` and `DE` would be the same output file on a case-insensitive disk.
+    const seen = new Map<string, string>();
+    for (const locale of Object.keys(translations)) {
+      const other = seen.get(locale.toLowerCase());
+      if (other !== undefined) ctx.addIssue({ code: 'custom', path: [locale], message: `same locale as ${JSON.stringify(other)} (locales are case-insensitive)` });
+      seen.set(locale.toLowerCase(), locale);
+    }
+  })
   .default({});
 
 const Subcategory = z.strictObject(
@@ -181,14 +202,21 @@ export function skillJsonSchema(known: KnownIds) {
       updatedAt: Timestamp,
       pushedAt: Timestamp,
       author: z.strictObject({ name: Text, avatar: HttpsUrl }, { error: 'expected { name, avatar }' }),
-      categories: z.array(member('category', known.categories, 'categories.json'), { error: 'expected a list of category slugs' }),
+      categories: z
+        .array(member('category', known.categories, 'categories.json'), { error: 'expected a list of category slugs' })
+        .max(MAX_PER_SKILL, { error: `at most ${MAX_PER_SKILL} categories` }),
       platforms: z
         .array(member('platform', known.platforms, 'platforms.json'), { error: 'expected a list of platform ids' })
-        .min(1, { error: 'expected at least one platform' }),
-      name: Text.optional(),
+        .min(1, { error: 'expected at least one platform' })
+        .max(MAX_PER_SKILL, { error: `at most ${MAX_PER_SKILL} platforms` }),
+      name: Text.max(MAX_NAME_LENGTH, { error: `at most ${MAX_NAME_LENGTH} characters` }).optional(),
       description: Text.optional(),
       license: Text.optional(),
-      installCommands: z.record(z.string(), Text, { error: 'expected an object of platform id → command' }).optional(),
+      installCommands: z
+        .record(z.string(), Text.refine(isOneLine, { error: 'expected one line without control or bidirectional-control characters' }), {
+          error: 'expected an object of platform id → command',
+        })
+        .optional(),
       source: SkillSource.optional(),
     },
     { error: 'expected a JSON object' },
@@ -230,6 +258,7 @@ export function quickSkillJson(raw: unknown, known: KnownIds): SkillJson | undef
   const authorName = text(author.name);
   if (authorName === undefined || typeof author.avatar !== 'string' || !isHttpsUrl(author.avatar)) return undefined;
   if (!isIdList(categories, known.categories) || !isIdList(platforms, known.platforms) || platforms.length === 0) return undefined;
+  if (categories.length > MAX_PER_SKILL || platforms.length > MAX_PER_SKILL) return undefined;
   const out: SkillJson = {
     stars,
     forks,
@@ -245,7 +274,7 @@ export function quickSkillJson(raw: unknown, known: KnownIds): SkillJson | undef
   for (const key of ['name', 'description', 'license'] as const) {
     if (!Object.hasOwn(raw, key)) continue;
     const value = text(raw[key]);
-    if (value === undefined) return undefined;
+    if (value === undefined || (key === 'name' && value.length > MAX_NAME_LENGTH)) return undefined;
     out[key] = value;
   }
   if (Object.hasOwn(raw, 'installCommands')) {
@@ -255,7 +284,7 @@ export function quickSkillJson(raw: unknown, known: KnownIds): SkillJson | undef
     for (const id of Object.keys(commands)) {
       const value = text(commands[id]);
       // `__proto__` is left to the schema: a plain assignment here would set a prototype.
-      if (value === undefined || id === '__proto__') return undefined;
+      if (value === undefined || id === '__proto__' || !isOneLine(value)) return undefined;
       copy[id] = value;
     }
     out.installCommands = copy;

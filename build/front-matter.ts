@@ -23,6 +23,8 @@ import { quote } from './problems.ts';
 
 /** Deepest nesting of mappings and lists accepted in front matter. */
 export const MAX_FRONT_MATTER_DEPTH = 64;
+/** Longest display name (front matter or skill.json), in UTF-16 units. */
+export const MAX_NAME_LENGTH = 256;
 /** Most YAML alias expansions accepted (an alias bomb needs millions). */
 const MAX_ALIAS_COUNT = 100;
 
@@ -71,6 +73,8 @@ export function parseFrontMatter(text: string): FrontMatter {
   const data: Record<string, unknown> = block.replace(/^\s*#[^\n]+/gm, '').trim() === '' ? {} : (simpleMapping(block) ?? parseYaml(block));
   const issues: FrontMatterIssue[] = [];
   const name = requiredText(data, 'name', issues);
+  // A display name is shown in every list it is in: a long one multiplies the output.
+  if (name.length > MAX_NAME_LENGTH) issues.push({ field: 'name', message: `at most ${MAX_NAME_LENGTH} characters, got ${name.length}` });
   const description = requiredText(data, 'description', issues);
   const plain = toPlain(data, '', 0, issues) as Record<string, unknown>;
   if (issues.length > 0) throw new FrontMatterError(issues);

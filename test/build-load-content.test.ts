@@ -393,8 +393,14 @@ describe('skill.json and stats.json (BAD_INPUTS 18)', () => {
     ['hour 24', { pushedAt: '2024-01-01T24:00:00Z' }, 'pushedAt: expected an ISO 8601 UTC timestamp such as 2025-01-31T12:00:00Z'],
     ['unknown platform', { platforms: ['claude-code', 'vim'] }, 'platforms[1]: unknown platform "vim" (not in platforms.json)'],
     ['platforms not a list', { platforms: 'codex' }, 'platforms: expected a list of platform ids'],
-    ['a huge count', { stars: 2 ** 60 }, 'stars: expected integer ≥ 0'],
+    ['a huge count', { stars: 2 ** 60 }, 'stars: the number is too large (at most 9007199254740991)'],
+    ['1e20 stars', { stars: 1e20 }, 'stars: the number is too large (at most 9007199254740991)'],
+    ['a fractional count', { stars: 1.5 }, 'stars: expected integer ≥ 0'],
     ['an empty override', { name: ' ' }, 'name: expected a non-empty string'],
+    ['a 257-character name override', { name: 'n'.repeat(257) }, 'name: at most 256 characters'],
+    ['17 categories', { categories: Array.from({ length: 17 }, () => 'dev') }, 'categories: at most 16 categories'],
+    ['an install command over two lines', { installCommands: { 'claude-code': 'npx x\nrm -rf ~' } }, 'installCommands.claude-code: expected one line without control or bidirectional-control characters'],
+    ['a bidi control in an install command', { installCommands: { 'claude-code': 'npx \u202esafe' } }, 'installCommands.claude-code: expected one line without control or bidirectional-control characters'],
     ['a JSON array', [], ': expected a JSON object'],
   ])('%s', async (_, overrides, expected) => {
     const json = Array.isArray(overrides) ? overrides : skillJson(1, overrides);
@@ -443,5 +449,23 @@ describe('categories.json and platforms.json', () => {
     ]);
     const missing = join(await scratch(), 'nope');
     expect((await loadContent(missing)).problems.map(formatProblem)).toEqual([`.: content folder ${JSON.stringify(missing)} not found`]);
+  });
+});
+
+describe('limits against amplification', () => {
+  it('a display name over 256 characters in the front matter is refused, naming the field', async () => {
+    const lines = await problemsOf(skill('skills/a/b', { 'skills/a/b/SKILL.md': `---\nname: ${'N'.repeat(300)}\ndescription: d\n---\n` }));
+    expect(lines).toEqual(['skills/a/b/SKILL.md → name: at most 256 characters, got 300']);
+  });
+
+  it('more than 64 locales, or one locale twice in two cases, name categories.json and the field', async () => {
+    const categories = structuredClone(FIXTURE_CATEGORIES_JSON) as { categories: { translations?: Record<string, unknown> }[] };
+    categories.categories[0]!.translations = Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`x${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`, { name: 'n' }]));
+    categories.categories[1]!.translations = { de: { name: 'a' }, DE: { name: 'b' } };
+    const lines = await problemsOf({ 'categories.json': categories }, 1);
+    expect(lines).toEqual([
+      'categories.json → categories[0].translations: at most 64 locales',
+      'categories.json → categories[1].translations.DE: same locale as "de" (locales are case-insensitive)',
+    ]);
   });
 });
