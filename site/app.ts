@@ -281,7 +281,7 @@ function skillCard(skill: SkillSummary, names: Map<string, string>): HTMLElement
 
 function skillList(body: SkillListResponse, names: Map<string, string>, hrefFor: (page: number) => string): HTMLElement[] {
   const { total } = body.pagination;
-  const nodes: HTMLElement[] = [h('p', { class: 'count' }, `${number(total)} ${total === 1 ? 'skill' : 'skills'}`)];
+  const nodes: HTMLElement[] = [h('p', { class: 'result-count' }, `${number(total)} ${total === 1 ? 'skill' : 'skills'}`)];
   nodes.push(body.data.length === 0 ? h('p', { class: 'empty' }, 'No skills match these filters.') : h('ol', { class: 'cards' }, ...body.data.map((s) => skillCard(s, names))));
   const nav = pager(body.pagination, hrefFor);
   if (nav !== null) nodes.push(nav);
@@ -346,7 +346,7 @@ async function searchView(view: HTMLElement, params: URLSearchParams): Promise<v
     controls,
     h(
       'p',
-      { class: 'count' },
+      { class: 'result-count' },
       `${number(total)} ${total === 1 ? 'result' : 'results'} for `,
       h('code', { class: 'query' }, body.meta.query),
       ` · ${body.meta.took < 10 ? body.meta.took.toFixed(1) : Math.round(body.meta.took)} ms`,
@@ -366,7 +366,8 @@ async function searchView(view: HTMLElement, params: URLSearchParams): Promise<v
                 h('h3', null, h('a', { href: skillHref(result), class: 'stretched' }, result.highlights?.name !== undefined ? renderHighlight(result.highlights.name) : result.name)),
                 h('span', { class: 'stars' }, `★ ${compact(result.stars)}`),
               ),
-              h('p', { class: 'id' }, result.id, h('span', { class: 'score', title: 'relevance score' }, ` · score ${result.score.toFixed(2)}`)),
+              // The score orders the results; it means nothing to a reader, so the page leaves it to the API.
+              h('p', { class: 'id' }, result.id),
               h('p', { class: 'desc' }, result.highlights?.description !== undefined ? renderHighlight(result.highlights.description) : result.description),
             ),
           ),
