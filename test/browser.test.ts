@@ -16,7 +16,7 @@ import { writeSite } from '../build/site.ts';
 import type { OutputWriter } from '../build/output.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
-import { CHROMIUM_ARGS, ROOT, copyContent, findChromium, startServeCli, tempDir, type ServeCli, type TempDir } from './browser-setup.ts';
+import { CHROMIUM_ARGS, ROOT, copyContent, findChromium, startServeCli, tempDir, type ServeCli, type TempDir } from './helpers/browser-setup.ts';
 
 const CHROMIUM = findChromium();
 const IN_CI = Boolean(process.env.CI);
@@ -266,8 +266,9 @@ describe.skipIf(CHROMIUM === undefined)('demo page and Service Worker in Chromiu
   it('shows the hostile SKILL.md, name and install commands as text', async () => {
     await open(page, `${server.url}/#/skills/${HOSTILE_ID}`);
     await page.waitForSelector('.markdown');
-    // Give a would-be onerror handler (the avatar host is unreachable) time to fire.
-    await page.waitForTimeout(200);
+    // Wait until every image has loaded or failed (the avatar host is unreachable), so a would-be
+    // onerror handler has had its chance to fire.
+    await page.waitForFunction(() => [...document.images].every((img) => img.complete));
     const found = await page.evaluate(() => ({
       pwned: (window as { __pwned?: unknown }).__pwned,
       dangerous: document.querySelectorAll('main script, main iframe, main object, main embed, .markdown img, .markdown svg, .install img').length,

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler } from '../src/handler.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
 import { startServer, type RunningServer } from '../src/node/server.ts';
-import { buildToolsFixture, TOOLS_CONTENT, type ToolsFixture } from './fixtures/tools/build-fixture.ts';
+import { buildToolsFixture, TOOLS_CONTENT, type ToolsFixture } from './helpers/tools-fixture.ts';
 
 const BIN = fileURLToPath(new URL('../bin/skills-api.js', import.meta.url));
 

@@ -20,7 +20,7 @@ import { fsLoader } from '../src/node/fs-loader.ts';
 import { startServer, type RunningServer } from '../src/node/server.ts';
 import { writeContractTree } from './contract/contract-data.ts';
 import { defineContractSuite } from './contract/suite.ts';
-import { buildToolsFixture, type ToolsFixture } from './fixtures/tools/build-fixture.ts';
+import { buildToolsFixture, type ToolsFixture } from './helpers/tools-fixture.ts';
 
 defineContractSuite('typed client → Node server', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'contract-client-'));

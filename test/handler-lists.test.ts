@@ -15,7 +15,7 @@ import { createHandler } from '../src/handler.ts';
 import { mapLoader } from '../src/loader.ts';
 import { ORDERS, SORTS } from '../src/paths.ts';
 import { Reference, type ReferenceQuery } from './contract/reference.ts';
-import { FIXTURE_CATEGORIES, FIXTURE_PLATFORMS, fixtureContent } from './fixtures/runtime/fixture-content.ts';
+import { FIXTURE_CATEGORIES, FIXTURE_PLATFORMS, fixtureContent } from './helpers/runtime-content.ts';
 
 const BASE = fixtureContent(70).skills;
 const SLUGS = FIXTURE_CATEGORIES.flatMap((c) => [c.slug, ...c.subcategories.map((s) => s.slug)]);

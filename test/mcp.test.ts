@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler, type Handler } from '../src/handler.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
 import { startServer, type RunningServer } from '../src/node/server.ts';
-import { buildToolsFixture, type ToolsFixture } from './fixtures/tools/build-fixture.ts';
+import { buildToolsFixture, type ToolsFixture } from './helpers/tools-fixture.ts';
 import { installNode22Tools, NODE22_SUPPORTED, run, type Node22Tools } from './helpers/node22-tools.ts';
 
 const BIN = fileURLToPath(new URL('../bin/skills-api.js', import.meta.url));

@@ -18,7 +18,7 @@ import type { Loader } from '../src/loader.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
 import { startServer } from '../src/node/server.ts';
-import { buildToolsFixture, type ToolsFixture } from './fixtures/tools/build-fixture.ts';
+import { buildToolsFixture, type ToolsFixture } from './helpers/tools-fixture.ts';
 
 type Parameter = { name: string; in: string; required: boolean; schema: object };
 type Operation = { operationId: string; parameters?: Parameter[]; responses: Record<string, { $ref?: string; content?: object; headers?: Record<string, unknown> }> };

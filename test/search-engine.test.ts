@@ -24,7 +24,7 @@ import {
   unmark,
   wellFormed,
   type Built,
-} from './search-helpers.ts';
+} from './helpers/search-helpers.ts';
 
 async function search(engine: SearchEngine, params: Record<string, string>) {
   return SearchResponse.parse(await engine.search(new URLSearchParams(params)));

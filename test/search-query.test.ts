@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/errors.ts';
 import { parseQuery } from '../src/search/query.ts';
-import { wellFormed } from './search-helpers.ts';
+import { wellFormed } from './helpers/search-helpers.ts';
 
 function error(q: string | undefined): { code: string; message: string } {
   try {

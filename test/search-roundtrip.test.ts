@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { SearchIndexOptions } from '../build/search-index.ts';
 import { parseQuery } from '../src/search/query.ts';
-import { ReferenceIndex, allIds, buildIndex, corpusArb, filterArb, queryArb, referenceFilter } from './search-helpers.ts';
+import { ReferenceIndex, allIds, buildIndex, corpusArb, filterArb, queryArb, referenceFilter } from './helpers/search-helpers.ts';
 
 const TINY: SearchIndexOptions = { chunkBytes: 60, inlineMax: 3, packBytes: 40, shardSize: 3, occurrenceBatch: 7 };
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { PositionTable, decodePositions, decodePostings, decodeVarints, encodePositions, encodePostings, encodeVarints, countVarints } from '../src/search/codec.ts';
 import { escapeHtml, highlightDescription, highlightText, type MatchedWords } from '../src/search/highlight.ts';
 import { fold, isOneEdit, isTypoOf, processTerm, scanWords, terms, tokenize, words } from '../src/search/options.ts';
-import { unmark, wellFormed } from './search-helpers.ts';
+import { unmark, wellFormed } from './helpers/search-helpers.ts';
 
 const only = (...words: string[]): MatchedWords => ({ terms: new Set(words), phrases: [] });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirHandler, startServer, type RunningServer } from '../src/node/server.ts';
-import { buildToolsFixture, type ToolsFixture } from './fixtures/tools/build-fixture.ts';
+import { buildToolsFixture, type ToolsFixture } from './helpers/tools-fixture.ts';
 import { installNode22Tools, NODE22_SUPPORTED, run, type Node22Tools } from './helpers/node22-tools.ts';
 
 let tools: Node22Tools;

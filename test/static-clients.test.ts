@@ -13,7 +13,7 @@ import type { Manifest } from '../src/manifest.ts';
 import { ORDERS, PAGE_SIZE, SORTS } from '../src/paths.ts';
 import type { SkillListResponse } from '../src/schemas.ts';
 import { staticPathFor } from '../src/static-path.ts';
-import { copyContent, startServeCli, tempDir, type ServeCli, type TempDir } from './browser-setup.ts';
+import { copyContent, startServeCli, tempDir, type ServeCli, type TempDir } from './helpers/browser-setup.ts';
 
 let temp: TempDir;
 let server: ServeCli;

@@ -11,7 +11,7 @@ import { writeTree } from '../build/write-tree.ts';
 import { checkManifest } from '../src/manifest.ts';
 import { FORMAT_VERSION, MANIFEST_PATH, ORDERS, PAGE_SIZE, SORTS, hasListPages, listKey, listOrdinalsPath, listPagePath, ordinalLocation, type ListFilter } from '../src/paths.ts';
 import { CategoryDetailResponse, CategoryListResponse, SkillContentResponse, SkillDetailResponse, SkillListResponse, SkillStatsResponse } from '../src/schemas.ts';
-import { fixtureContent } from './fixtures/runtime/fixture-content.ts';
+import { fixtureContent } from './helpers/runtime-content.ts';
 
 async function build(content: Content): Promise<{ files: Map<string, unknown>; order: string[] }> {
   const files = new Map<string, unknown>();

@@ -8,6 +8,8 @@
 export interface RateLimitOptions {
   limit: number;
   windowMs: number;
+  /** The clock, in milliseconds (default `Date.now`): tests move time without waiting for it. */
+  now?: () => number;
 }
 
 /** What the limiter decided for one request, with what the `X-RateLimit-*` headers report. */

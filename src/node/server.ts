@@ -69,7 +69,7 @@ export function createDirHandler(dir: string): Handler {
 /** Start serving `dir`; resolves once the server listens. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const handler = options.handler ?? createDirHandler(options.dir);
-  const limit = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit);
+  const limit = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, options.rateLimit.now);
 
   const answer = async (req: IncomingMessage): Promise<Reply> => {
     const target = req.url ?? '/';

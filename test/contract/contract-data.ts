@@ -14,7 +14,7 @@ import type { Content } from '../../build/model.ts';
 import { buildSearchIndex } from '../../build/search-index.ts';
 import { writeTree } from '../../build/write-tree.ts';
 import { MANIFEST_PATH } from '../../src/paths.ts';
-import { fixtureContent } from '../fixtures/runtime/fixture-content.ts';
+import { fixtureContent } from '../helpers/runtime-content.ts';
 
 /** The sample content folder the suite runs against by default. */
 export const CONTRACT_CONTENT_DIR = fileURLToPath(new URL('../../content', import.meta.url));
@@ -61,7 +61,7 @@ export const SAMPLE = contractData('sample content', async () => {
   return content;
 });
 
-/** The in-memory edge-case fixture (test/fixtures/runtime/fixture-content.ts). */
+/** The in-memory edge-case fixture (test/helpers/runtime-content.ts). */
 export const FIXTURE = contractData('edge-case fixture', async () => fixtureContent());
 
 /** Write the static tree of `data` under `dir` (for hosts that serve a folder). */

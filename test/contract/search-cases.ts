@@ -11,7 +11,7 @@ import type { Content } from '../../build/model.ts';
 import { terms } from '../../src/search/options.ts';
 import { parseQuery } from '../../src/search/query.ts';
 import { AutocompleteResponse, SearchResponse } from '../../src/schemas.ts';
-import { ReferenceIndex, unmark } from '../search-helpers.ts';
+import { ReferenceIndex, unmark } from '../helpers/search-helpers.ts';
 
 /** What the suite hands the cases: the content and its request helpers. */
 export interface SearchCaseContext {

@@ -4,13 +4,13 @@
  */
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
-import { buildSearchIndex, searchOrder, type SearchIndexOptions } from '../build/search-index.ts';
-import type { CategoryDef, SkillRecord } from '../build/model.ts';
-import { mapLoader } from '../src/loader.ts';
-import type { Manifest } from '../src/manifest.ts';
-import { FORMAT_VERSION, PAGE_SIZE } from '../src/paths.ts';
-import { createSearchEngine, type SearchEngine } from '../src/search/index.ts';
-import { rankKey } from '../src/search/match.ts';
+import { buildSearchIndex, searchOrder, type SearchIndexOptions } from '../../build/search-index.ts';
+import type { CategoryDef, SkillRecord } from '../../build/model.ts';
+import { mapLoader } from '../../src/loader.ts';
+import type { Manifest } from '../../src/manifest.ts';
+import { FORMAT_VERSION, PAGE_SIZE } from '../../src/paths.ts';
+import { createSearchEngine, type SearchEngine } from '../../src/search/index.ts';
+import { rankKey } from '../../src/search/match.ts';
 import {
   FIELD_BIT,
   FIELDS,
@@ -23,8 +23,8 @@ import {
   terms,
   words,
   type Field,
-} from '../src/search/options.ts';
-import type { Clause, ParsedQuery } from '../src/search/query.ts';
+} from '../../src/search/options.ts';
+import type { Clause, ParsedQuery } from '../../src/search/query.ts';
 
 /** The fields a test sets on a skill; everything else gets a plain default. */
 export interface SkillSpec {

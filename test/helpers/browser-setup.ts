@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 /** Flags for Debian's Chromium in a container: no sandbox, no GPU, no background traffic. */
 export const CHROMIUM_ARGS = [
