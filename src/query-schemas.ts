@@ -8,10 +8,12 @@
 import { z } from 'zod';
 import { LOCALE_RE, MAX_LIMIT, ORDERS, OWNER_RE, REPO_RE, SLUG_RE, SORTS } from './paths.ts';
 
-/** Longest search query (spec "Limits"). */
-export const MAX_QUERY_LENGTH = 200;
-/** Most autocomplete suggestions (DECISIONS §4). */
-export const MAX_SUGGESTIONS = 20;
+/** Longest search query (spec "Limits"): the search runtime's own constant. */
+export { MAX_QUERY_LENGTH } from './search/options.ts';
+import { MAX_QUERY_LENGTH } from './search/options.ts';
+/** Most autocomplete suggestions (DECISIONS §4): the search runtime's own constant. */
+export { AUTOCOMPLETE_MAX as MAX_SUGGESTIONS } from './search/index.ts';
+import { AUTOCOMPLETE_MAX as MAX_SUGGESTIONS } from './search/index.ts';
 
 // `ParamReader.positiveInt` accepts 1–9 decimal digits, `nonNegativeInt` up to 15.
 const Page = z.int().min(1).max(999_999_999).describe('1-based page number (default 1); a page past the end answers `data: []`');

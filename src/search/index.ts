@@ -14,8 +14,8 @@ import { HAS_INDEX_FILTER, categoryFilterKey, platformFilterKey } from './format
 import { highlightDescription, highlightText } from './highlight.ts';
 import { IndexReader } from './index-reader.ts';
 import { countMatches, evaluate, matchedWords, planClause, score, type ClausePlan, type DocFilter } from './match.ts';
-import { FIELD_BIT, MAX_QUERY_LENGTH, MIN_PREFIX, fold } from './options.ts';
-import { formatClause, parseQuery, type ParsedQuery } from './query.ts';
+import { FIELD_BIT, MIN_PREFIX, fold } from './options.ts';
+import { checkQueryLength, formatClause, parseQuery, type ParsedQuery } from './query.ts';
 
 /** Default and largest number of autocomplete suggestions (DECISIONS §4). */
 export const AUTOCOMPLETE_DEFAULT = 5;
@@ -145,10 +145,7 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
       const limit = p.positiveInt('limit', AUTOCOMPLETE_DEFAULT, AUTOCOMPLETE_MAX);
       p.done();
       if (q === undefined || q.trim() === '') return { data: [] };
-      const length = [...q].length;
-      if (length > MAX_QUERY_LENGTH) {
-        throw new ApiError('QUERY_TOO_LONG', `q is ${length} characters long; the limit is ${MAX_QUERY_LENGTH}`);
-      }
+      checkQueryLength(q);
       const last = LAST_WORD.exec(q);
       if (last === null) return { data: [] };
       const prefix = fold(last[0]);

@@ -67,13 +67,18 @@ function syntax(message: string): ApiError {
 const SPACE = /\s/;
 const FIELD_PREFIX = /([A-Za-z]+):/y;
 
-/** Parse `q` (DECISIONS §5). Throws ApiError INVALID_QUERY, QUERY_TOO_LONG or INVALID_SYNTAX. */
-export function parseQuery(q: string | undefined): ParsedQuery {
-  if (q === undefined) throw new ApiError('INVALID_QUERY', 'q is required: give a search query');
+/** Throws QUERY_TOO_LONG when `q` has more than `MAX_QUERY_LENGTH` characters (code points); search and autocomplete share it. */
+export function checkQueryLength(q: string): void {
   const length = [...q].length;
   if (length > MAX_QUERY_LENGTH) {
     throw new ApiError('QUERY_TOO_LONG', `q is ${length} characters long; the limit is ${MAX_QUERY_LENGTH}`);
   }
+}
+
+/** Parse `q` (DECISIONS §5). Throws ApiError INVALID_QUERY, QUERY_TOO_LONG or INVALID_SYNTAX. */
+export function parseQuery(q: string | undefined): ParsedQuery {
+  if (q === undefined) throw new ApiError('INVALID_QUERY', 'q is required: give a search query');
+  checkQueryLength(q);
   const text = q.trim();
   if (text === '') throw new ApiError('INVALID_QUERY', 'q is empty: give a search query');
   if (/^[\s*]+$/.test(text)) throw new ApiError('INVALID_QUERY', `q ${quote(text)} is too broad: give at least one word`);
