@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { IMMUTABLE_CACHE_CONTROL, STATIC_CACHE_CONTROL } from '../src/http-cache.ts';
 import { API_PREFIX } from '../src/paths.ts';
 import { SEARCH_DIR } from '../src/search/format.ts';
 import type { OutputWriter } from './output.ts';
@@ -110,12 +111,12 @@ function hash8(text: string): string {
  * same path set the same header: the cache rules list the other paths one pattern each.
  */
 export function headersFile(base: string, siteFiles: readonly string[]): string {
-  const short = 'public, max-age=300';
+  const short = STATIC_CACHE_CONTROL;
   const api = `${base}${API_PREFIX}`;
   const rule = (path: string, ...headers: string[]): string => `${path}\n${headers.map((line) => `  ${line}`).join('\n')}\n`;
   const rules = [
     rule(`${api}/*`, 'Access-Control-Allow-Origin: *', 'X-Content-Type-Options: nosniff'),
-    rule(`${base}${SEARCH_DIR}/*`, 'Cache-Control: public, max-age=31536000, immutable'),
+    rule(`${base}${SEARCH_DIR}/*`, `Cache-Control: ${IMMUTABLE_CACHE_CONTROL}`),
     ...[
       `${api}/manifest.json`,
       `${api}/categories/*`,

@@ -37,13 +37,27 @@ const NOT_MODIFIED_HEADERS = ['cache-control', 'content-location', 'etag', 'expi
  * `If-None-Match` matches gets a bodiless 304 instead. HEAD is answered from the GET answer, so
  * both carry the same ETag. `Access-Control-Expose-Headers: ETag` lets cross-origin pages read it.
  */
+/** Lifetime of a static file of the tree that is not content-hashed (as `_headers` sets it). */
+export const STATIC_CACHE_CONTROL = 'public, max-age=300';
+
+/**
+ * The one caching policy of every host (Node server, edge Worker, `_headers` for static hosts):
+ * content-hashed search files are immutable; other files of the tree live 5 minutes; API answers
+ * (`api` true) a minute in a browser and 5 minutes in a shared cache; an answer of another status
+ * than 200, 400 or 404 (a rate limit, a server error) is never stored.
+ */
+export function cacheControlFor(path: string, status: number, api: boolean, options: CachingOptions = {}): string {
+  if (!CACHEABLE_STATUSES.has(status)) return NO_STORE;
+  if (!api && status === 200 && isContentHashed(path.replace(/^\/+/, ''))) return IMMUTABLE_CACHE_CONTROL;
+  return api ? `public, max-age=${options.maxAge ?? 60}, s-maxage=${options.sMaxAge ?? 300}` : STATIC_CACHE_CONTROL;
+}
+
 export function withCaching(handler: Handler, options: CachingOptions = {}): Handler {
-  const cacheControl = `public, max-age=${options.maxAge ?? 60}, s-maxage=${options.sMaxAge ?? 300}`;
   return async (request) => {
     const head = request.method === 'HEAD';
     const response = await handler(head ? new Request(request, { method: 'GET' }) : request);
     const headers = new Headers(response.headers);
-    if (!headers.has('cache-control')) headers.set('cache-control', CACHEABLE_STATUSES.has(response.status) ? cacheControl : NO_STORE);
+    if (!headers.has('cache-control')) headers.set('cache-control', cacheControlFor(new URL(request.url).pathname, response.status, true, options));
     headers.set('access-control-expose-headers', 'ETag');
     if (response.status !== 200 || response.body === null) {
       if (head) await response.body?.cancel();

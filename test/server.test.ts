@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -181,6 +181,17 @@ describe('static files', () => {
     // rawSocket resolves the status line.
     expect(await rawSocket('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')).toBe('HTTP/1.1 405 Method Not Allowed');
     await stillServing();
+  });
+
+  it('sends the hosts\' one caching policy: API answers, static files, content-hashed search files, errors', async () => {
+    const search = (await readdir(join(out, 'api/v1/skills/_search')))[0]!;
+    const cases: [string, string][] = [
+      ['/api/v1/skills', 'public, max-age=60, s-maxage=300'],
+      ['/api/v1/skills/nobody/nothing', 'public, max-age=60, s-maxage=300'],
+      ['/api/v1/manifest.json', 'public, max-age=300'],
+      [`/api/v1/skills/_search/${search}`, 'public, max-age=31536000, immutable'],
+    ];
+    for (const [path, expected] of cases) expect((await raw(path)).headers['cache-control'], path).toBe(expected);
   });
 
   it('answers a CORS preflight', async () => {

@@ -14,7 +14,7 @@
  */
 import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
-import { IMMUTABLE_CACHE_CONTROL, isContentHashed, withCaching } from '../http-cache.ts';
+import { cacheControlFor, withCaching } from '../http-cache.ts';
 import { cachedLoader } from '../loader.ts';
 import { isHandlerPath } from '../route.ts';
 import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
@@ -81,12 +81,13 @@ export default {
       if (api) return apiHandler(env)(request);
       return errorResponse(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
     }
-    // A search index file never changes under its name (200, or 304 to a revalidation).
-    if (!api || !isContentHashed(url.pathname) || (file.status !== 200 && file.status !== 304)) return file;
-    const immutable = new Response(file.body, file);
-    immutable.headers.set('cache-control', IMMUTABLE_CACHE_CONTROL);
-    immutable.headers.set('access-control-allow-origin', '*');
-    return immutable;
+    if (file.status !== 200 && file.status !== 304) return file;
+    // The hosts' one caching policy (src/http-cache.ts): a search index file never changes under
+    // its name; every other file lives 5 minutes.
+    const cached = new Response(file.body, file);
+    cached.headers.set('cache-control', cacheControlFor(url.pathname, 200, false));
+    if (api) cached.headers.set('access-control-allow-origin', '*');
+    return cached;
   },
 };
 

@@ -9,6 +9,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
+import { cacheControlFor } from '../http-cache.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { cachedLoader } from '../loader.ts';
 import { isHandlerPath } from '../route.ts';
@@ -113,10 +114,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return errorReply(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
   };
 
+  // Every answer gets the hosts' one caching policy (src/http-cache.ts), unless it set its own.
+  const answerWithPolicy = async (req: IncomingMessage): Promise<Reply> => {
+    const reply = await answer(req);
+    if (reply.headers['cache-control'] !== undefined) return reply;
+    const target = req.url ?? '/';
+    const pathname = target.startsWith('/') ? target.split('?')[0]! : '/';
+    const api = isHandlerPath(pathname) && !pathname.endsWith('.json');
+    return { ...reply, headers: { ...reply.headers, 'cache-control': cacheControlFor(pathname, reply.status, api) } };
+  };
+
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const route = options.routes?.get((req.url ?? '/').split('?')[0]!);
     if (route !== undefined && (req.method === 'GET' || req.method === 'HEAD')) route(req, res);
-    else inTurn(req, res, () => respond(req, res, answer));
+    else inTurn(req, res, () => respond(req, res, answerWithPolicy));
   });
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);
