@@ -13,6 +13,8 @@
  * is capped), so a hostile 1 MiB document cannot freeze the page.
  */
 
+import { lowerBound } from '../src/sorted.ts';
+
 export type Inline =
   | { type: 'text'; text: string }
   | { type: 'code'; text: string }
@@ -268,14 +270,7 @@ function finder(text: string): Find {
     }
     const starts = runs.get(length);
     if (starts === undefined) return -1;
-    let lo = 0;
-    let hi = starts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (starts[mid]! < from) lo = mid + 1;
-      else hi = mid;
-    }
-    const at = starts[lo];
+    const at = starts[lowerBound(starts, from)];
     return at !== undefined && at + length <= end ? at : -1;
   };
   return Object.assign(find, { backticks });

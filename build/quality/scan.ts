@@ -5,6 +5,8 @@
  * in time proportional to its length, and the scan never throws.
  */
 
+import { upperBound } from '../../src/sorted.ts';
+
 export type Severity = 'high' | 'medium' | 'low';
 
 /** One flag: what, how serious, where (1-based line), the line's text around it (HTML-escaped). */
@@ -108,16 +110,9 @@ function excerpt(line: string, index: number): string {
 /** The global (`g`) form of each pattern, compiled once. */
 const GLOBAL = new Map<RegExp, RegExp>();
 
-/** The line (1-based) holding `index`, by binary search over the line starts. */
+/** The line (1-based) holding `index`: how many lines start at or before it. */
 function lineAt(starts: readonly number[], index: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= index) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo + 1;
+  return upperBound(starts, index);
 }
 
 /** Matches of a global pattern, at most one per line and `MAX_PER_ID` in all: [line, index in the line, line text]. */

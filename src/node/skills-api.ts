@@ -170,12 +170,7 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
       }
     });
 
-  program
-    .command('build')
-    .description('build a content folder into the static tree (replaced only when the build succeeds)')
-    .option('--content <dir>', 'content folder', DEFAULT_CONTENT)
-    .option('--out <dir>', 'output folder', DEFAULT_DIR)
-    .option('--skip-invalid', 'build the valid skills and list the invalid ones')
+  withContent(program.command('build').description('build a content folder into the static tree (replaced only when the build succeeds)'))
     .option('--incremental', 're-use what did not change (build cache, hard links); same bytes as a clean build')
     .option('--cache-dir <dir>', 'build cache folder of --incremental (default node_modules/.cache/skills-api)')
     .option('--base <path>', 'URL path the output is served under, e.g. /my-repo/ (default /)', basePath)
@@ -218,24 +213,15 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
   });
 
   withServer(
-    program
-      .command('start')
-      .description('build the content folder when the output is missing or older than the content, then serve it')
-      .option('--content <dir>', 'content folder', DEFAULT_CONTENT)
-      .option('--out <dir>', 'output folder', DEFAULT_DIR)
-      .option('--skip-invalid', 'build the valid skills and list the invalid ones'),
+    withContent(program.command('start').description('build the content folder when the output is missing or older than the content, then serve it')),
   ).action(async (o: ServerFlags & BuildFlags) => {
     await start(o, io);
   });
 
   withServer(
-    program
-      .command('dev')
-      .description('start, then watch the content folder: rebuild incrementally on every change and reload the demo page')
-      .option('--content <dir>', 'content folder', DEFAULT_CONTENT)
-      .option('--out <dir>', 'output folder', DEFAULT_DIR)
-      .option('--skip-invalid', 'build the valid skills and list the invalid ones')
-      .option('--cache-dir <dir>', 'build cache folder (default node_modules/.cache/skills-api)'),
+    withContent(
+      program.command('dev').description('start, then watch the content folder: rebuild incrementally on every change and reload the demo page'),
+    ).option('--cache-dir <dir>', 'build cache folder (default node_modules/.cache/skills-api)'),
   ).action(async (o: ServerFlags & BuildFlags) => {
     const { runDev } = await import('./dev.ts');
     const options = serverOptions(o, io);
@@ -400,6 +386,14 @@ interface ServerFlags {
   port?: number;
   host?: string;
   rateLimit?: string;
+}
+
+/** Add the content and output flags of the commands that build. */
+function withContent(command: Command): Command {
+  return command
+    .option('--content <dir>', 'content folder', DEFAULT_CONTENT)
+    .option('--out <dir>', 'output folder', DEFAULT_DIR)
+    .option('--skip-invalid', 'build the valid skills and list the invalid ones');
 }
 
 /** Add the server flags, with the same names and messages on every command that serves. */

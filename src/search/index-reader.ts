@@ -7,6 +7,7 @@
  * page of a phrase query (or the same query again) verifies nothing. A fourth keeps each clause's
  * per-document state, which autocomplete's completions and repeated queries share.
  */
+import { lowerBound, partitionPoint, sortedIndexOf, upperBound } from '../sorted.ts';
 import { keepLoad, type InFlight } from '../in-flight.ts';
 import { ApiError } from '../errors.ts';
 import type { Loader } from '../loader.ts';
@@ -108,28 +109,7 @@ function isPositionRefs(value: unknown): value is PositionRefs {
 
 /** Index of the last entry of sorted `firsts` that is ≤ `term` (0 when `term` sorts before all). */
 function rangeIndex(firsts: readonly string[], term: string): number {
-  let lo = 0;
-  let hi = firsts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (firsts[mid]! <= term) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-/** Index of `term` in sorted `terms`, or -1. */
-function find(terms: readonly string[], term: string): number {
-  let lo = 0;
-  let hi = terms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const t = terms[mid]!;
-    if (t === term) return mid;
-    if (t < term) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return Math.max(0, upperBound(firsts, term) - 1);
 }
 
 /** Reader of one built index (one root file). */
@@ -254,7 +234,7 @@ export class IndexReader {
     const file = root.termFiles[rangeIndex(root.termFirst, term)];
     if (file === undefined) return undefined;
     const chunk = await this.chunk(file);
-    const index = find(chunk.terms, term);
+    const index = sortedIndexOf(chunk.terms, term);
     return index < 0 ? undefined : this.info(chunk, file, index);
   }
 
@@ -316,7 +296,7 @@ export class IndexReader {
       const next = refs[run.ref + 1];
       const to = next !== undefined && next[0] === info.term ? next[1] : masks.length;
       const pack = packs[r]!;
-      const at = find(pack.terms, info.term);
+      const at = sortedIndexOf(pack.terms, info.term);
       if (at < 0) throw broken(`${name}.json (no positions of ${JSON.stringify(info.term)})`);
       try {
         decodePositions(pack.data[at]!, masks.subarray(from, to), POSITION_STREAMS[stream], wanted.subarray(run.from, run.to).map((i) => i - from), table, run.from);
@@ -333,7 +313,7 @@ export class IndexReader {
     const name = packs[rangeIndex(firsts, term)]?.[1];
     if (name === undefined) throw broken(`postings of ${JSON.stringify(term)}`);
     const pack = await this.pack(name);
-    const index = find(pack.terms, term);
+    const index = sortedIndexOf(pack.terms, term);
     if (index < 0) throw broken(`${name}.json (no postings of ${JSON.stringify(term)})`);
     return pack.data[index]!;
   }
@@ -385,25 +365,8 @@ export class IndexReader {
 
 /** Index of the last ref of sorted `refs` whose (term, index) is ≤ (`term`, `index`), or -1. */
 function lastRefAtOrBefore(refs: PositionRefs, term: string, index: number): number {
-  let lo = 0;
-  let hi = refs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
+  return partitionPoint(refs.length, (mid) => {
     const [t, i] = refs[mid]!;
-    if (t < term || (t === term && i <= index)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
-
-/** First index of sorted `terms` whose term is ≥ `term`. */
-function lowerBound(terms: readonly string[], term: string): number {
-  let lo = 0;
-  let hi = terms.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (terms[mid]! < term) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+    return t < term || (t === term && i <= index);
+  }) - 1;
 }
