@@ -54,10 +54,11 @@ export function normalizeText(text: string): string {
     .replace(/^\uFEFF/, '')
     .replace(/\r\n?/g, '\n')
     .split('\n')
-    .map((line) => line.trimEnd())
+    // Spaces and tabs only (as `foldedKey` drops them), so equal texts always share a key.
+    .map((line) => line.replace(/[ \t]+$/, ''))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
-    .trim()
+    .replace(/^[ \t\n]+|[ \t\n]+$/g, '')
     // ASCII case only, as `foldedKey` and `shingles` fold it.
     .replace(/[A-Z]+/g, (run) => run.toLowerCase());
 }
