@@ -306,6 +306,24 @@ describe('ids across imports', () => {
     await fs.rm(parent, { recursive: true, force: true });
   }, 60_000);
 
+  it('--prune removes the skills of repositories not given; without it they stay; a source that fails prunes nothing', async () => {
+    const parent = await tempFolder('import-prune-');
+    const one = await gitFixture(parent, 'one', 'https://github.com/acme/one');
+    await one.commit('2025-01-01T00:00:00Z', { 'skills/a/SKILL.md': skillMd('a', 'A.') });
+    const two = await gitFixture(parent, 'two', 'https://github.com/acme/two');
+    await two.commit('2025-01-01T00:00:00Z', { 'skills/b/SKILL.md': skillMd('b', 'B.') });
+    const out = join(parent, 'content');
+    const run = (urls: string[], prune: boolean) =>
+      runImport({ sources: urls.map((url) => ({ url })), out, cacheDir: join(parent, 'cache'), meta: { kind: 'none' }, today: '2025-01-02', prune, warn: () => undefined });
+    await run([one.dir, two.dir], false);
+    expect((await run([one.dir], false)).counts.removed).toBe(0);
+    expect((await run([one.dir, join(parent, 'missing')], true)).counts.removed).toBe(0);
+    await expect(fs.access(join(out, 'skills/acme/b/SKILL.md'))).resolves.toBeUndefined();
+    expect((await run([one.dir], true)).counts.removed).toBe(1);
+    await expect(fs.access(join(out, 'skills/acme/b'))).rejects.toThrow();
+    await fs.rm(parent, { recursive: true, force: true });
+  }, 60_000);
+
   it('the id rules: valid folder names as written, others made valid; the first free choice', () => {
     expect(idSegment('gh-fix-ci')).toBe('gh-fix-ci');
     expect(idSegment('Café Tools')).toBe('Cafe-Tools');

@@ -132,14 +132,12 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const pending: Pending[] = [];
   /** Repositories read completely: their skills not seen now are gone upstream. */
   const readRepositories = new Set<string>();
-  const listed = new Set<string>();
 
   for (const [index, spec] of options.sources.entries()) {
     options.onProgress?.(index, options.sources.length, spec.url);
     try {
       const found = await readSource(spec, options, facts, readMeta, warn);
       readRepositories.add(found.repository);
-      listed.add(found.repository);
       pending.push(...found.pending);
       report.skills.push(...found.skipped);
       report.repositories.push({ source: spec.url, repository: found.repository, commit: found.commit, skills: found.pending.length });
@@ -147,8 +145,6 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       const message = error instanceof Error ? error.message : String(error);
       warn(`${spec.url}: ${message}; its skills are kept as they were`);
       report.repositories.push({ source: spec.url, skills: 0, error: message });
-      // Its skills stay: mark every repository this source could be as listed.
-      for (const key of Object.keys(state)) if (key.startsWith(`${repositoryOf(spec.url)}#`)) listed.add(key.slice(0, key.lastIndexOf('#')));
     }
   }
   options.onProgress?.(options.sources.length, options.sources.length, 'writing');
@@ -194,11 +190,14 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     report.skills.push({ ...p.report, id });
     for (const slug of p.report.categories ?? []) report.categories[slug] = (report.categories[slug] ?? 0) + 1;
   }
-  // Skills gone upstream (or, with --prune, of repositories no longer listed) are removed.
+  // Skills gone upstream (or, with --prune, of repositories no longer listed) are removed. A run in
+  // which a source could not be read prunes nothing: which repository it was is unknown.
+  const prune = options.prune === true && report.repositories.every((r) => r.error === undefined);
   for (const [key, id] of Object.entries(state)) {
     if (nextState[key] !== undefined) continue;
     const repository = key.slice(0, key.lastIndexOf('#'));
-    const gone = readRepositories.has(repository) || (options.prune === true && !listed.has(repository));
+    // Read this run (and the skill is no longer there), or not among this run's repositories.
+    const gone = readRepositories.has(repository) || prune;
     if (!gone) {
       nextState[key] = id;
       continue;
