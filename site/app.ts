@@ -181,11 +181,21 @@ async function render(): Promise<void> {
     else throw new ApiFailure(404, 'NOT_FOUND', `The page ${location.hash} does not exist`);
   } catch (error) {
     if (mine !== generation) return;
-    view.replaceChildren(errorBox(error));
+    // An unknown skill: offer a search for its name (`owner/the-name` → "the name").
+    const suggestion = head === 'skills' && b !== undefined ? safeDecode(b).replace(/[-_.]+/g, ' ') : undefined;
+    view.replaceChildren(errorBox(error, suggestion));
   }
   if (mine !== generation) return; // a newer navigation already started
   view.removeAttribute('aria-busy');
   main.replaceChildren(view);
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function markNav(current: string): void {
@@ -195,14 +205,34 @@ function markNav(current: string): void {
   }
 }
 
-function errorBox(error: unknown): HTMLElement {
+/** What a reader is told for each kind of failure: a title and a sentence, never raw API output. */
+const FAILURES: Record<string, [title: string, text: string]> = {
+  NOT_FOUND: ['Not found', 'There is nothing at this address: the skill or page may have moved or never existed.'],
+  INVALID_QUERY: ['Search for a little more', 'Give at least two characters, and at least one word that is not a wildcard or a common word like "the".'],
+  QUERY_TOO_LONG: ['That search is too long', 'Keep it under 200 characters.'],
+  INVALID_SYNTAX: ['That search could not be read', 'Check the quotes and field names: "a phrase", name:word, description:word, -word, prefix*.'],
+  INVALID_PARAMS: ['That address has a mistake', 'One of its settings is not one this directory knows.'],
+  RATE_LIMITED: ['Too many requests', 'Wait a moment, then try again.'],
+};
+
+/**
+ * A friendly view of a failure: a title, a sentence, a way back, and (when given) a search for
+ * `suggestion`. The code stays on the element (`data-code`) for tools and tests.
+ */
+function errorBox(error: unknown, suggestion?: string): HTMLElement {
   const failure = error instanceof ApiFailure ? error : new ApiFailure(0, 'ERROR', String(error));
+  const [title, text] = FAILURES[failure.code] ?? ['Something went wrong', 'The directory could not answer just now. Try again in a moment.'];
   return h(
     'div',
     { class: 'error', role: 'alert', 'data-code': failure.code },
-    h('strong', null, failure.code),
-    failure.status > 0 ? h('span', { class: 'status' }, ` HTTP ${failure.status}`) : null,
-    h('p', null, failure.message),
+    h('h2', null, title),
+    h('p', null, text),
+    h(
+      'p',
+      { class: 'error-actions' },
+      h('a', { href: '#/' }, 'Browse all skills'),
+      suggestion === undefined || suggestion.trim().length < 2 ? null : h('span', null, ' · ', h('a', { href: withQuery('#/search', { q: suggestion }) }, `Search for “${suggestion}”`)),
+    ),
   );
 }
 
@@ -408,7 +438,20 @@ async function categoriesView(view: HTMLElement): Promise<void> {
           h('p', { class: 'desc' }, category.description),
           category.subcategories.length === 0
             ? null
-            : h('ul', { class: 'chips' }, ...category.subcategories.map((sub) => h('li', null, h('a', { class: 'chip', href: withQuery(`#/categories/${category.slug}`, { category: sub.slug }) }, `${sub.name} ${number(sub.skillCount)}`)))),
+            : h(
+                'ul',
+                { class: 'chips' },
+                // A subcategory without skills is named, not linked: the link would lead to an empty list.
+                ...category.subcategories.map((sub) =>
+                  h(
+                    'li',
+                    null,
+                    sub.skillCount === 0
+                      ? h('span', { class: 'chip empty', title: 'no skills yet' }, sub.name)
+                      : h('a', { class: 'chip', href: withQuery(`#/categories/${category.slug}`, { category: sub.slug }), 'aria-label': `${sub.name}, ${number(sub.skillCount)} skills` }, `${sub.name} ${number(sub.skillCount)}`),
+                  ),
+                ),
+              ),
         ),
       ),
     ),
@@ -671,6 +714,16 @@ function setupSearchBox(): void {
   const form = document.getElementById('search') as HTMLFormElement;
   const input = document.getElementById('q') as HTMLInputElement;
   const list = document.getElementById('suggestions') as HTMLUListElement;
+  // `/` anywhere but in a field jumps to the search box, as on most directories.
+  document.addEventListener('keydown', (event) => {
+    const target = event.target as HTMLElement | null;
+    const typing = target !== null && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+    if (event.key === '/' && !typing && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      event.preventDefault();
+      input.focus();
+      input.select();
+    }
+  });
   let items: Suggestion[] = [];
   let active = -1;
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -233,9 +233,35 @@ describe.skipIf(CHROMIUM === undefined)('demo page and Service Worker in Chromiu
     await page.waitForSelector('.results .result');
   });
 
-  it('shows a search error as its code', async () => {
+  it('shows a search error as its code, in words a reader understands, with a way back', async () => {
     await open(page, `${server.url}/#/search?q=a`);
     expect(await page.locator('.error').getAttribute('data-code')).toBe('INVALID_QUERY');
+    expect(await page.locator('.error h2').textContent()).toBe('Search for a little more');
+    expect(await page.locator('.error').textContent()).not.toMatch(/HTTP|INVALID_QUERY/);
+    expect(await page.locator('.error a[href="#/"]').count()).toBe(1);
+  });
+
+  it('an unknown skill gets a friendly view that offers a search for its name', async () => {
+    await open(page, `${server.url}/#/skills/nobody/docker-nothing`);
+    expect(await page.locator('.error').getAttribute('data-code')).toBe('NOT_FOUND');
+    expect(await page.locator('.error h2').textContent()).toBe('Not found');
+    expect(await page.locator('.error-actions a').nth(1).getAttribute('href')).toBe('#/search?q=docker+nothing');
+  });
+
+  it('/ jumps to the search box from anywhere but a field', async () => {
+    await open(page, `${server.url}/#/categories`);
+    await page.locator('body').click({ position: { x: 5, y: 200 } });
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
+  });
+
+  it('subcategories without skills are named, not linked', async () => {
+    await open(page, `${server.url}/#/categories`);
+    const empty = await page.locator('.chips .chip.empty').count();
+    const linkedEmpty = await page.locator('.chips a.chip', { hasText: / 0$/ }).count();
+    expect(linkedEmpty).toBe(0);
+    // The sample content has subcategories without skills (nodejs, go, …): they must show, unlinked.
+    expect(empty).toBeGreaterThan(0);
   });
 
   it('renders hostile highlights as text and <mark> elements only, and runs nothing', async () => {
