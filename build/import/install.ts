@@ -9,9 +9,12 @@
  *   in the folder) → Codex's `$skill-installer install <tree URL>`; `skills/.system` → preinstalled;
  *   otherwise `npx skills add owner/repo --skill <name> -a codex`.
  *
- * Every command is one line of printable text (no newlines or control characters), whatever the
- * repository holds: names that need it are quoted for a POSIX shell.
+ * Every command is one line of printable text (terminal-text's `oneLine`: no line breaks, control
+ * or bidirectional-control characters), whatever the repository holds: names that need it are
+ * quoted for a POSIX shell.
  */
+import { oneLine } from '../../src/node/terminal-text.ts';
+
 
 /** What the commands are made from. */
 export interface InstallFacts {
@@ -37,11 +40,6 @@ export const IMPORT_PLATFORMS = ['claude-code', 'codex'] as const;
 /** `value` quoted for a POSIX shell when it holds anything but plain characters. */
 export function shellWord(value: string): string {
   return /^[A-Za-z0-9._:@/+=-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
-/** One line of printable text: controls and line breaks as spaces, bidirectional controls dropped. */
-export function oneLine(text: string): string {
-  return text.replace(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g, '').replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
 }
 
 /** The install command per platform id. */

@@ -26,7 +26,8 @@ import { categoriesFor, frontMatterLabels } from './classify.ts';
 import { discover, manifestPaths, type DeclaringPlugin, type FoundSkill } from './discover.ts';
 import { folderDates, listTree, openRepository, readBlobs, type Repository, type TreeEntry } from './git.ts';
 import { metaReader, type MetaSource, type RepoMeta } from './github.ts';
-import { IMPORT_PLATFORMS, installCommands, oneLine } from './install.ts';
+import { oneLine } from '../../src/node/terminal-text.ts';
+import { IMPORT_PLATFORMS, installCommands } from './install.ts';
 import type { SourceSpec } from './sources.ts';
 
 /** The importer's record of what it owns: skill key (`<repository>#<path>`) → id. */

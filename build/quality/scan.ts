@@ -5,6 +5,7 @@
  * in time proportional to its length, and the scan never throws.
  */
 
+import { escapeHtml } from '../../src/search/highlight.ts';
 import { upperBound } from '../../src/sorted.ts';
 
 export type Severity = 'high' | 'medium' | 'low';
@@ -92,9 +93,7 @@ const EXCERPT = 120;
 
 /** `text` safe to put into HTML and onto a terminal: `& < > " '` escaped, controls and bidi as `\u{…}`. */
 export function escapeExcerpt(text: string): string {
-  return text
-    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}`);
+  return escapeHtml(text).replace(/[\u0000-\u001f\u007f-\u009f\u200B-\u200F\u202A-\u202E\u2066-\u2069\u2028\u2029]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16).toUpperCase()}}`);
 }
 
 /** The part of `line` around `index`, at most `EXCERPT` code points, escaped. */
