@@ -15,7 +15,6 @@
  */
 import { oneLine } from '../../src/node/terminal-text.ts';
 
-
 /** What the commands are made from. */
 export interface InstallFacts {
   /** `owner/repo` on GitHub, or undefined for another host. */
