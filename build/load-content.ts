@@ -162,10 +162,7 @@ export async function contentFingerprint(contentDir: string): Promise<string | u
     const abs = join(realRoot, dir);
     // As in `loadSkill`: a folder that is not where discovery saw it is not read (and not hashed).
     if (realpathOrUndefined(abs) !== abs) return [];
-    const listing = listFolder(abs);
-    const inputs = SKILL_FILES.map((name) => readInput(realRoot, `${dir}/${name}`, listing.get(name))) as SkillInputs;
-    const skillSha = Buffer.isBuffer(inputs[0]) ? createHash('sha256').update(inputs[0]).digest('hex') : undefined;
-    return [[dir, inputHash(dir, inputs, skillSha, hasMarketplaceIndex(abs, listing.get('.claude-plugin')))]];
+    return [[dir, readFolder(realRoot, dir).hash]];
   });
   return fingerprintOf(realRoot, found, hashes);
 }
@@ -363,12 +360,7 @@ function loadSkill(
     const why = real === undefined ? 'disappeared while building' : 'resolves outside its place in the content folder';
     return { problems: [...collisions, ...segmentProblems(candidate), problem(dir, why)] };
   }
-  // One listing of the folder tells the type of each file, in place of an lstat per file.
-  const listing = listFolder(abs);
-  const inputs = SKILL_FILES.map((name) => readInput(context.root, `${dir}/${name}`, listing.get(name))) as SkillInputs;
-  const hasIndex = hasMarketplaceIndex(abs, listing.get('.claude-plugin'));
-  const skillSha = Buffer.isBuffer(inputs[0]) ? createHash('sha256').update(inputs[0]).digest('hex') : undefined;
-  const hash = inputHash(dir, inputs, skillSha, hasIndex);
+  const { inputs, hasIndex, skillSha, hash } = readFolder(context.root, dir);
   const cached = context.previous?.get(dir);
   const reused = cached?.hash === hash ? restore(cached, inputs[0], skillSha) : undefined;
   if (reused !== undefined) context.fromCache += 1;
@@ -376,6 +368,21 @@ function loadSkill(
   context.next.set(dir, own);
   if (collisions.length > 0) return { problems: [...collisions, ...own.problems] };
   return own.record === undefined ? { problems: own.problems } : { problems: own.problems, record: own.record };
+}
+
+/**
+ * What a skill folder gives the build, read once: its `SKILL_FILES`, the marketplace flag, the
+ * SHA-256 of SKILL.md and the hash of it all (`inputHash`). Shared by the load and the fingerprint,
+ * so the two always read the same things.
+ */
+function readFolder(root: string, dir: string): { inputs: SkillInputs; hasIndex: boolean; skillSha: string | undefined; hash: string } {
+  const abs = join(root, dir);
+  // One listing of the folder tells the type of each file, in place of an lstat per file.
+  const listing = listFolder(abs);
+  const inputs = SKILL_FILES.map((name) => readInput(root, `${dir}/${name}`, listing.get(name))) as SkillInputs;
+  const hasIndex = hasMarketplaceIndex(abs, listing.get('.claude-plugin'));
+  const skillSha = Buffer.isBuffer(inputs[0]) ? createHash('sha256').update(inputs[0]).digest('hex') : undefined;
+  return { inputs, hasIndex, skillSha, hash: inputHash(dir, inputs, skillSha, hasIndex) };
 }
 
 /** The inputs of `SKILL_FILES`, in that order. */

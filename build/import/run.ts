@@ -234,10 +234,12 @@ async function readSource(
 
   const entries = await listTree(repo);
   const manifestFiles = manifestPaths(entries);
-  const manifestBlobs = await readBlobs(repo, manifestFiles.map((path) => entries.find((e) => e.path === path)!.oid), MAX_FILE_BYTES);
+  // Entries by path: the lookups below are per skill, over trees of thousands of files.
+  const byPath = new Map(entries.map((e) => [e.path, e]));
+  const manifestBlobs = await readBlobs(repo, manifestFiles.map((path) => byPath.get(path)!.oid), MAX_FILE_BYTES);
   const manifests = new Map<string, unknown>();
   for (const path of manifestFiles) {
-    const entry = entries.find((e) => e.path === path)!;
+    const entry = byPath.get(path)!;
     const blob = manifestBlobs.get(entry.oid);
     if (entry.mode === '120000') manifests.set(path, 'is a symbolic link, not followed');
     else if (blob?.bytes === undefined) manifests.set(path, `is larger than ${MAX_FILE_BYTES} bytes`);
@@ -261,7 +263,7 @@ async function readSource(
 
   const licenseEntries = new Map<string, TreeEntry>();
   for (const skill of skills) {
-    const license = LICENSE_FILES.map((name) => entries.find((e) => e.path === (skill.path === '.' ? name : `${skill.path}/${name}`) && e.mode.startsWith('100'))).find((e) => e !== undefined);
+    const license = LICENSE_FILES.map((name) => byPath.get(skill.path === '.' ? name : `${skill.path}/${name}`)).find((e) => e !== undefined && e.mode.startsWith('100'));
     if (license !== undefined) licenseEntries.set(skill.path, license);
   }
   const blobs = await readBlobs(repo, [...skills.map((s) => s.entry.oid), ...[...licenseEntries.values()].map((e) => e.oid)], MAX_FILE_BYTES);
@@ -329,7 +331,7 @@ async function readSource(
       path: skill.path,
       name: front.name,
       plugin,
-      openai: openaiLayout(skill, entries),
+      openai: openaiLayout(skill, byPath),
       ref: meta?.defaultBranch ?? repo.branch ?? repo.commit,
     });
     const key = `${repository}#${skill.path}`;
@@ -403,11 +405,11 @@ function scriptsOf(folder: string, entries: readonly TreeEntry[]): string[] {
 }
 
 /** The OpenAI layout of a skill, if any. */
-function openaiLayout(skill: FoundSkill, entries: readonly TreeEntry[]): '.curated' | '.experimental' | '.system' | 'agents' | undefined {
+function openaiLayout(skill: FoundSkill, byPath: ReadonlyMap<string, TreeEntry>): '.curated' | '.experimental' | '.system' | 'agents' | undefined {
   const set = /^skills\/(\.curated|\.experimental|\.system)\/[^/]+$/.exec(skill.path)?.[1];
   if (set !== undefined) return set as '.curated' | '.experimental' | '.system';
   const yaml = skill.path === '.' ? 'agents/openai.yaml' : `${skill.path}/agents/openai.yaml`;
-  return entries.some((e) => e.path === yaml) ? 'agents' : undefined;
+  return byPath.has(yaml) ? 'agents' : undefined;
 }
 
 /** An SPDX id (or `SEE LICENSE IN <file>`) from a skill folder's license file. */
