@@ -43,6 +43,8 @@ export interface BuildOptions {
   incremental?: boolean;
   /** Folder of the build cache of `incremental`; default `node_modules/.cache/skills-api` under the working directory. */
   cacheDir?: string;
+  /** Compute the quality signals (docs/quality.md); default true. Off only to measure their cost. */
+  quality?: boolean;
   /** Told what the build is doing: each step as it starts, then every 1,000 files written. */
   onProgress?: (step: string, files: number) => void;
 }
@@ -100,7 +102,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     throw new Error(`the build cache folder ${cacheDir} must be outside the output ${out}`);
   }
   const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
-  const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, { previous });
+  const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, { previous, quality: options.quality });
   const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
   if (problems.length > 0 && !(options.skipInvalid === true && skippable)) throw new BuildError(problems);
 

@@ -35,7 +35,7 @@ import {
 } from './content-schemas.ts';
 import { restoreRecord, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from './front-matter.ts';
-import { computeQuality } from './quality/index.ts';
+import { QualityPass } from './quality/pass.ts';
 import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
 import type { SkillSource } from '../src/schemas.ts';
 import { problem, zodProblems } from './problems.ts';
@@ -66,6 +66,8 @@ export interface LoadResult {
 export interface LoadOptions {
   /** Results of an earlier load (the build cache); used only where its inputs are unchanged. */
   previous?: LoadCache<StoredRecord> | undefined;
+  /** Compute the quality signals (docs/quality.md); default true. Off only to measure their cost. */
+  quality?: boolean | undefined;
 }
 
 /** The files of a skill folder that are read, in the order their problems are reported. */
@@ -124,20 +126,24 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
   };
   const skills: SkillRecord[] = [];
   const skipped = [...found.skipped];
+  // Quality's per-skill work runs in a thread while the next skills load.
+  const quality = options.quality === false ? undefined : new QualityPass();
   for (const candidate of found.candidates) {
     const result = loadSkill(context, candidate, collisions.get(candidate.dir) ?? []);
     problems.push(...result.problems);
-    if (result.record !== undefined) skills.push(result.record);
-    else skipped.push(candidate.dir);
+    if (result.record !== undefined) {
+      skills.push(result.record);
+      quality?.add(result.record);
+    } else skipped.push(candidate.dir);
   }
   skills.sort((a, b) => compareCodeUnits(a.id, b.id));
   skipped.sort(compareCodeUnits);
   // Quality looks at every skill at once (copies); attached to copies of the records, so the
   // build cache keeps records without it.
-  const { checks, report } = computeQuality(skills);
-  const checked = skills.map((skill) => ({ ...skill, checks: checks.get(skill.id)! }));
+  const computed = await quality?.finish(skills);
+  const checked = computed === undefined ? skills : skills.map((skill) => ({ ...skill, checks: computed.checks.get(skill.id)! }));
   return {
-    content: { skills: checked, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], quality: report },
+    content: { skills: checked, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], ...(computed === undefined ? {} : { quality: computed.report }) },
     problems,
     skipped,
     cache: { contentDir: realRoot, shared, skills: context.next },

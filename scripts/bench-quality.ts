@@ -9,7 +9,10 @@
  * - precision and recall of exact copies (`duplicateOf`) and near copies (`similar`) against what
  *   was planted (the generator's own skills are independent draws: any other link is counted a
  *   false positive, though it may be a real near copy);
- * - the time of `computeQuality` alone against a clean build of the same content, as a share.
+ * - what the pass adds to a clean build of the same content: builds with and without it,
+ *   alternating (`--runs` each, medians), and the share of the build without it. Its per-skill
+ *   part runs in a thread while skills load (build/quality/pass.ts), so it is also timed alone,
+ *   on one thread (`computeQuality`).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     count: { type: 'string', default: '10000' },
     planted: { type: 'string', default: '300' },
     work: { type: 'string', default: 'bench-out/quality' },
+    runs: { type: 'string', default: '3' },
     'skip-build': { type: 'boolean', default: false },
   },
   strict: true,
@@ -88,11 +92,22 @@ for (const s of skills) for (const other of s.checks?.similar ?? []) links.add([
 const plantedLinks = new Set([...nearPlanted].map(([copy, original]) => [copy, original].sort().join(' ')));
 const nearTrue = [...links].filter((l) => plantedLinks.has(l)).length;
 
-let buildMs: number | undefined;
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length % 2 === 1 ? sorted[sorted.length >> 1]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+};
+const withRuns: number[] = [];
+const withoutRuns: number[] = [];
 if (!values['skip-build']) {
-  const t = performance.now();
-  await runBuild({ contentDir: content, outDir: out, site: false });
-  buildMs = performance.now() - t;
+  for (let i = 0; i < Number(values.runs); i++) {
+    // Alternating, so a machine slowing down or speeding up weighs on both alike.
+    for (const [quality, runs] of [[true, withRuns], [false, withoutRuns]] as const) {
+      const t = performance.now();
+      await runBuild({ contentDir: content, outDir: out, site: false, quality });
+      runs.push(performance.now() - t);
+      console.error(`build ${quality ? 'with' : 'without'} quality: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    }
+  }
 }
 const pct = (a: number, b: number): string => (b === 0 ? '–' : `${((100 * a) / b).toFixed(1)} %`);
 const lines = [
@@ -103,7 +118,14 @@ const lines = [
   `| exact copies (duplicateOf) | ${exactFound.length} | ${exactTrue} | ${pct(exactTrue, exactFound.length)} | ${pct(exactTrue, exactPlanted.size)} |`,
   `| near copies (similar pairs, Jaccard ≥ 0.8) | ${links.size} | ${nearTrue} | ${pct(nearTrue, links.size)} | ${pct(nearTrue, plantedLinks.size)} |`,
   '',
-  `computeQuality: median of 3 runs ${(qualityMs / 1000).toFixed(2)} s` +
-    (buildMs === undefined ? '' : `; clean build (quality included) ${(buildMs / 1000).toFixed(1)} s: quality is ${pct(qualityMs, buildMs)} of it`),
+  `The pass alone, on one thread (computeQuality): median of 3 runs ${(qualityMs / 1000).toFixed(2)} s.`,
+  ...(withRuns.length === 0
+    ? []
+    : [
+        '',
+        `Clean builds, ${withRuns.length} of each, alternating: with the pass median ${(median(withRuns) / 1000).toFixed(1)} s ` +
+          `(${withRuns.map((ms) => (ms / 1000).toFixed(1)).join(', ')}), without ${(median(withoutRuns) / 1000).toFixed(1)} s ` +
+          `(${withoutRuns.map((ms) => (ms / 1000).toFixed(1)).join(', ')}): **the pass adds ${pct(median(withRuns) - median(withoutRuns), median(withoutRuns))}**.`,
+      ]),
 ];
 console.log(lines.join('\n'));

@@ -63,30 +63,6 @@ export function normalizeText(text: string): string {
     .replace(/[A-Z]+/g, (run) => run.toLowerCase());
 }
 
-/**
- * A key equal for texts whose `normalizeText` is equal (and rarely for others): FNV-1a over the
- * text with the BOM and every run of whitespace dropped and ASCII case folded, plus that length.
- */
-function foldedKey(text: string): string {
-  let h = 0x811c9dc5;
-  let n = 0;
-  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
-    if (c >= 65 && c <= 90) c |= 0x20;
-    h = Math.imul(h ^ c, 0x01000193);
-    n++;
-  }
-  return `${mix32(h)}:${n}`;
-}
-
-/** FNV-1a 32-bit of a string's UTF-16 units, then a murmur3 finalizer so the low bits mix well. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return mix32(h);
-}
-
 /** murmur3's finalizer: every input bit reaches every output bit. */
 function mix32(h: number): number {
   h ^= h >>> 16;
@@ -107,36 +83,42 @@ function isWordUnit(c: number): boolean {
 }
 
 /**
- * The set of word 5-shingles of a body (ASCII case folded), as sorted distinct 32-bit hashes: one
- * pass over the text hashes each word (FNV-1a) without building it, and a shingle's hash combines
- * its five word hashes in order.
+ * Hashes of the words of `text[from, to)` (FNV-1a, ASCII case folded, other scripts as written)
+ * written into `out` from `at`; returns the end. One pass over char codes, no word built.
  */
-export function shingles(body: string): Uint32Array {
-  const words = new Uint32Array((body.length >> 1) + 1);
-  let count = 0;
+function wordHashes(text: string, from: number, to: number, out: Uint32Array, at: number): number {
   let h = 0;
   let inWord = false;
-  for (let i = 0; i <= body.length; i++) {
-    let c = i < body.length ? body.charCodeAt(i) : 32;
+  for (let i = from; i <= to; i++) {
+    let c = i < to ? text.charCodeAt(i) : 32;
     if (isWordUnit(c)) {
       if (!inWord) {
         h = 0x811c9dc5;
         inWord = true;
       }
-      // ASCII case folded here; other scripts as written.
       if (c >= 65 && c <= 90) c |= 0x20;
       h = Math.imul(h ^ c, 0x01000193);
     } else if (inWord) {
-      words[count++] = mix32(h);
+      out[at++] = mix32(h);
       inWord = false;
     }
   }
+  return at;
+}
+
+/** The hash of the shingle of `SHINGLE` words starting at `words[i]`. */
+function shingleHash(words: Uint32Array, i: number): number {
+  let s = 0x9747b28c;
+  for (let j = 0; j < SHINGLE; j++) s = Math.imul(s ^ words[i + j]!, 0x9e3779b1) + j;
+  return mix32(s);
+}
+
+/** The set of word 5-shingles of a body (ASCII case folded), as sorted distinct 32-bit hashes. */
+export function shingles(body: string): Uint32Array {
+  const words = new Uint32Array((body.length >> 1) + 1);
+  const count = wordHashes(body, 0, body.length, words, 0);
   const out = new Uint32Array(Math.max(0, count - SHINGLE + 1));
-  for (let i = 0; i < out.length; i++) {
-    let s = 0x9747b28c;
-    for (let j = 0; j < SHINGLE; j++) s = Math.imul(s ^ words[i + j]!, 0x9e3779b1) + j;
-    out[i] = mix32(s);
-  }
+  for (let i = 0; i < out.length; i++) out[i] = shingleHash(words, i);
   out.sort();
   // Distinct values, in place.
   let n = 0;
@@ -161,54 +143,121 @@ export function jaccard(a: Uint32Array, b: Uint32Array): number {
   return union === 0 ? 0 : both / union;
 }
 
-/** One-permutation MinHash: the least hash per bin; an empty bin takes the next filled one's (densification). */
-function sketch(set: Uint32Array): Uint32Array {
+/**
+ * One skill read in one pass over its raw text: the key of its exact-copy group and the LSH keys
+ * of its body's MinHash sketch. Its shingle set is not kept (at 100k skills that is gigabytes):
+ * only skills that share a bucket get theirs, from `shingles`, to verify.
+ */
+export interface Sketch {
+  /** Equal for texts whose `normalizeText` is equal (and rarely for others): the sequence of word hashes of the whole raw text. */
+  exactKey: number;
+  /** One key per band, or none when the body is too short to call. */
+  bands: Uint32Array | undefined;
+}
+
+/** Reused between skills: word hashes of one text. */
+let scratch = new Uint32Array(1 << 16);
+
+export function sketchSkill(skill: Pick<DuplicateInput, 'raw' | 'body'>): Sketch {
+  const { raw, body } = skill;
+  if (scratch.length < (raw.length >> 1) + 2) scratch = new Uint32Array((raw.length >> 1) + 2);
+  // The body is the raw text's tail (front-matter.ts): its words start where the head's end.
+  // A word cannot span the two, the head ending with a line break.
+  const headEnd = raw.endsWith(body) ? raw.length - body.length : -1;
+  let bodyStart: number;
+  let count: number;
+  if (headEnd >= 0) {
+    bodyStart = wordHashes(raw, 0, headEnd, scratch, 0);
+    count = wordHashes(raw, headEnd, raw.length, scratch, bodyStart);
+  } else {
+    // Not its tail (a caller's own body): the raw text's words, then the body's apart.
+    const rawCount = wordHashes(raw, 0, raw.length, scratch, 0);
+    if (scratch.length < rawCount + (body.length >> 1) + 2) {
+      const grown = new Uint32Array(rawCount + (body.length >> 1) + 2);
+      grown.set(scratch.subarray(0, rawCount));
+      scratch = grown;
+    }
+    bodyStart = rawCount;
+    count = wordHashes(body, 0, body.length, scratch, rawCount);
+  }
+  // Whitespace, line ends, a BOM and ASCII case (all `normalizeText` changes) never change the
+  // word sequence, so equal normalized texts always share this key.
+  let key = 0x811c9dc5;
+  const rawWords = headEnd >= 0 ? count : bodyStart;
+  for (let i = 0; i < rawWords; i++) key = Math.imul(key ^ scratch[i]!, 0x01000193);
+  const exactKey = mix32(key) * 0x200000 + (rawWords & 0x1fffff);
+
+  const shingleCount = count - bodyStart - SHINGLE + 1;
+  // Distinct shingles are at most this many: fewer than MIN_SHINGLES in all is too short.
+  if (shingleCount < MIN_SHINGLES) return { exactKey, bands: undefined };
+  // One-permutation MinHash straight from the shingle hashes (a repeated shingle changes no
+  // minimum, so the set needs no sorting): the least hash per bin.
   const bins = new Uint32Array(BINS).fill(0xffffffff);
   const filled = new Uint8Array(BINS);
-  for (let i = 0; i < set.length; i++) {
-    const h = set[i]!;
+  let distinctBins = 0;
+  for (let i = bodyStart; i < bodyStart + shingleCount; i++) {
+    const h = shingleHash(scratch, i);
     const bin = h & (BINS - 1);
     // Within a bin the rest of the hash orders the shingles.
     const value = h >>> 6;
-    if (!filled[bin] || value < bins[bin]!) {
-      bins[bin] = value;
+    if (!filled[bin]) {
       filled[bin] = 1;
-    }
+      distinctBins++;
+      bins[bin] = value;
+    } else if (value < bins[bin]!) bins[bin] = value;
   }
+  // A body of few distinct shingles (a line repeated) is too short to call, as before.
+  if (distinctBins < Math.min(BINS, MIN_SHINGLES) && distinctShingles(scratch, bodyStart, shingleCount) < MIN_SHINGLES) return { exactKey, bands: undefined };
+  // An empty bin takes the next filled one's (densification), salted by the distance so
+  // densified bins do not all agree by accident.
   for (let i = 0; i < BINS; i++) {
     if (filled[i]) continue;
     for (let step = 1; step < BINS; step++) {
       const j = (i + step) % BINS;
       if (filled[j]) {
-        // Salted by the distance, so densified bins do not all agree by accident.
         bins[i] = (bins[j]! + Math.imul(step, 0x9e3779b1)) >>> 0;
         break;
       }
     }
   }
-  return bins;
+  const bands = new Uint32Array(BANDS);
+  for (let band = 0; band < BANDS; band++) {
+    let h = 0x27d4eb2d;
+    for (let r = 0; r < ROWS; r++) h = Math.imul(h ^ bins[band * ROWS + r]!, 0x01000193);
+    bands[band] = mix32(h);
+  }
+  return { exactKey, bands };
 }
 
-/** Find exact and near copies among `skills`. */
-export function findDuplicates(skills: readonly DuplicateInput[]): { bySkill: Map<string, DuplicateInfo>; groups: DuplicateGroup[]; similarPairs: number; candidates: number } {
-  const sorted = [...skills].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const bySkill = new Map<string, DuplicateInfo>();
+/** How many distinct shingles start at `words[from, from + count)` (only for short or repetitive bodies). */
+function distinctShingles(words: Uint32Array, from: number, count: number): number {
+  const seen = new Set<number>();
+  for (let i = from; i < from + count && seen.size < MIN_SHINGLES; i++) seen.add(shingleHash(words, i));
+  return seen.size;
+}
 
-  // Exact copies.
-  // A streaming hash of the whitespace-folded text sorts skills into candidate groups; only the
-  // members of a group are normalized and compared in full (a hash collision is not a copy).
-  const exact = new Map<string, DuplicateInput[]>();
-  for (const skill of sorted) {
-    const key = foldedKey(skill.raw);
+/** Find exact and near copies among `skills` (`sketches` by id: computed earlier, else here). */
+export function findDuplicates(skills: readonly DuplicateInput[], sketches?: ReadonlyMap<string, Sketch>): { bySkill: Map<string, DuplicateInfo>; groups: DuplicateGroup[]; similarPairs: number; candidates: number } {
+  const sorted = [...skills].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const n = sorted.length;
+  const bySkill = new Map<string, DuplicateInfo>();
+  const sketched = sorted.map((skill) => sketches?.get(skill.id) ?? sketchSkill(skill));
+
+  // Exact copies: skills sharing a key are normalized and compared in full (a key collision is
+  // not a copy).
+  const exact = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const key = sketched[i]!.exactKey;
     const group = exact.get(key);
-    if (group === undefined) exact.set(key, [skill]);
-    else group.push(skill);
+    if (group === undefined) exact.set(key, [i]);
+    else group.push(i);
   }
   const groups: DuplicateGroup[] = [];
   for (const members of exact.values()) {
     if (members.length < 2) continue;
     const byText = new Map<string, DuplicateInput[]>();
-    for (const m of members) {
+    for (const i of members) {
+      const m = sorted[i]!;
       const text = normalizeText(m.raw);
       byText.set(text, [...(byText.get(text) ?? []), m]);
     }
@@ -223,57 +272,69 @@ export function findDuplicates(skills: readonly DuplicateInput[]): { bySkill: Ma
   }
   groups.sort((a, b) => (a.original < b.original ? -1 : 1));
 
-  // Near copies: LSH buckets of the sketches, candidates verified exactly.
-  const sets = new Map<string, Uint32Array>();
-  // Bucket keys are numbers: the band times 2^32 plus a hash of its bins (a collision only adds a
-  // candidate, which the exact check then drops).
-  const buckets = new Map<number, string[]>();
-  for (const skill of sorted) {
-    const set = shingles(skill.body);
-    if (set.length < MIN_SHINGLES) continue;
-    sets.set(skill.id, set);
-    const bins = sketch(set);
-    for (let band = 0; band < BANDS; band++) {
-      let h = 0x27d4eb2d;
-      for (let r = 0; r < ROWS; r++) h = Math.imul(h ^ bins[band * ROWS + r]!, 0x01000193);
-      const key = band * 0x100000000 + mix32(h);
-      const bucket = buckets.get(key);
-      if (bucket === undefined) buckets.set(key, [skill.id]);
-      else bucket.push(skill.id);
-    }
-  }
-  const checked = new Set<string>();
-  const links = new Map<string, { id: string; similarity: number }[]>();
+  // Near copies: per band, skills sorted by that band's key (packed with their index into one
+  // float, so a native numeric sort does it); runs of equal keys are the LSH buckets. Candidates
+  // are verified with the exact Jaccard of their shingle sets, built only for them.
+  const indexBits = Math.max(21, Math.ceil(Math.log2(n + 1)));
+  const keyScale = 2 ** indexBits;
+  // Fewer key bits when there are more skills than 2^21 (a shared key only adds a candidate).
+  const keyShift = 2 ** Math.max(0, indexBits - 21);
+  const packed = new Float64Array(n);
+  const sets = new Map<number, Uint32Array>();
+  const setOf = (i: number): Uint32Array => {
+    let set = sets.get(i);
+    if (set === undefined) sets.set(i, (set = shingles(sorted[i]!.body)));
+    return set;
+  };
+  const checked = new Set<number>();
+  const links = new Map<number, { id: string; similarity: number }[]>();
   let similarPairs = 0;
   let candidates = 0;
-  for (const bucket of buckets.values()) {
-    if (bucket.length < 2) continue;
-    // A huge bucket is one template copied everywhere: its first members stand for it.
-    const members = bucket.slice(0, 200);
-    for (let i = 0; i < members.length; i++) {
-      for (let j = i + 1; j < members.length; j++) {
-        const a = members[i]!;
-        const b = members[j]!;
-        const pair = `${a}\0${b}`;
-        if (checked.has(pair)) continue;
-        checked.add(pair);
-        // Exact copies of each other are reported as such, not as near copies.
-        if (bySkill.get(a)?.duplicateOf === b || bySkill.get(b)?.duplicateOf === a || (bySkill.get(a)?.duplicateOf !== undefined && bySkill.get(a)?.duplicateOf === bySkill.get(b)?.duplicateOf)) continue;
-        candidates++;
-        const similarity = jaccard(sets.get(a)!, sets.get(b)!);
-        if (similarity < THRESHOLD) continue;
-        similarPairs++;
-        links.set(a, [...(links.get(a) ?? []), { id: b, similarity }]);
-        links.set(b, [...(links.get(b) ?? []), { id: a, similarity }]);
+  for (let band = 0; band < BANDS; band++) {
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const bands = sketched[i]!.bands;
+      if (bands !== undefined) packed[m++] = Math.floor(bands[band]! / keyShift) * keyScale + i;
+    }
+    const keys = packed.subarray(0, m).sort();
+    for (let start = 0; start < m; ) {
+      const bucket = Math.floor(keys[start]! / keyScale);
+      let end = start + 1;
+      while (end < m && Math.floor(keys[end]! / keyScale) === bucket) end++;
+      // A huge bucket is one template copied everywhere: its first members stand for it.
+      const members: number[] = [];
+      for (let k = start; k < Math.min(end, start + 200); k++) members.push(keys[k]! % keyScale);
+      start = end;
+      for (let x = 0; x < members.length; x++) {
+        for (let y = x + 1; y < members.length; y++) {
+          const i = members[x]!;
+          const j = members[y]!;
+          const pair = i * keyScale + j;
+          if (checked.has(pair)) continue;
+          checked.add(pair);
+          const a = sorted[i]!.id;
+          const b = sorted[j]!.id;
+          // Exact copies of each other are reported as such, not as near copies.
+          const ofA = bySkill.get(a)?.duplicateOf;
+          const ofB = bySkill.get(b)?.duplicateOf;
+          if (ofA === b || ofB === a || (ofA !== undefined && ofA === ofB)) continue;
+          candidates++;
+          const similarity = jaccard(setOf(i), setOf(j));
+          if (similarity < THRESHOLD) continue;
+          similarPairs++;
+          links.set(i, [...(links.get(i) ?? []), { id: b, similarity }]);
+          links.set(j, [...(links.get(j) ?? []), { id: a, similarity }]);
+        }
       }
     }
   }
-  for (const [id, found] of links) {
+  for (const [i, found] of [...links].sort(([x], [y]) => x - y)) {
     const similar = found
       .sort((x, y) => y.similarity - x.similarity || (x.id < y.id ? -1 : 1))
       .slice(0, MAX_SIMILAR)
       .map((f) => f.id)
       .sort();
+    const id = sorted[i]!.id;
     bySkill.set(id, { ...bySkill.get(id), similar });
   }
   return { bySkill, groups, similarPairs, candidates };

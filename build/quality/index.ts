@@ -6,7 +6,7 @@
  */
 import type { Flag } from './scan.ts';
 import { scanSkill } from './scan.ts';
-import { findDuplicates, type DuplicateGroup } from './duplicates.ts';
+import { findDuplicates, sketchSkill, type DuplicateGroup, type Sketch } from './duplicates.ts';
 import { checkSpec, PROFILES, type ProfileResults } from './spec-rules.ts';
 
 /** The `checks` field of a skill's detail. */
@@ -56,9 +56,31 @@ export interface QualityInput {
   source?: { path: string; executables?: readonly string[] | undefined } | undefined;
 }
 
-/** Checks of every skill, by id, and the report. */
-export function computeQuality(skills: readonly QualityInput[]): { checks: Map<string, SkillChecks>; report: QualityReport } {
-  const { bySkill, groups, similarPairs } = findDuplicates(skills);
+/** What one skill gives on its own (everything but the comparison with the others). */
+export interface SkillSignals {
+  profiles: ProfileResults;
+  flags: Flag[];
+  sketch: Sketch;
+}
+
+/** The per-skill part of the quality pass: loading rules, the scan and the copy sketch. */
+export function skillSignals(skill: QualityInput): SkillSignals {
+  const folder = skill.source === undefined ? skill.repo : skill.source.path === '.' ? skill.repo : skill.source.path.split('/').at(-1)!;
+  return {
+    profiles: checkSpec({ frontMatter: skill.frontMatter, folder }),
+    flags: scanSkill({ text: skill.raw, allowedTools: skill.frontMatter['allowed-tools'], executables: skill.source?.executables }),
+    sketch: sketchSkill(skill),
+  };
+}
+
+/**
+ * Checks of every skill, by id, and the report. `signals` holds per-skill results computed
+ * earlier (the build's quality thread, `QualityPass`); the others are computed here.
+ */
+export function computeQuality(skills: readonly QualityInput[], signals?: ReadonlyMap<string, SkillSignals>): { checks: Map<string, SkillChecks>; report: QualityReport } {
+  const own = new Map<string, SkillSignals>();
+  for (const skill of skills) own.set(skill.id, signals?.get(skill.id) ?? skillSignals(skill));
+  const { bySkill, groups, similarPairs } = findDuplicates(skills, new Map([...own].map(([id, s]) => [id, s.sketch])));
   const checks = new Map<string, SkillChecks>();
   const report: QualityReport = {
     format: 'skills-api-quality',
@@ -73,9 +95,7 @@ export function computeQuality(skills: readonly QualityInput[]): { checks: Map<s
     similarPairs,
   };
   for (const skill of skills) {
-    const folder = skill.source === undefined ? skill.repo : skill.source.path === '.' ? skill.repo : skill.source.path.split('/').at(-1)!;
-    const profiles = checkSpec({ frontMatter: skill.frontMatter, folder });
-    const flags = scanSkill({ text: skill.raw, allowedTools: skill.frontMatter['allowed-tools'], executables: skill.source?.executables });
+    const { profiles, flags } = own.get(skill.id)!;
     const duplicates = bySkill.get(skill.id) ?? {};
     checks.set(skill.id, { profiles, flags, ...duplicates });
     const broken = new Set<string>();

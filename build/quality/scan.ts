@@ -33,6 +33,12 @@ interface LinePattern {
   id: string;
   severity: Severity;
   pattern: RegExp;
+  /**
+   * Lower-case ASCII words every match contains one of: only lines holding one are matched
+   * against `pattern` (found with native `indexOf` in the lower-cased text, many times faster
+   * than the pattern tried at every position of a text that mostly cannot match).
+   */
+  anchors: readonly string[];
   message: string;
 }
 
@@ -42,18 +48,21 @@ const LINE_PATTERNS: readonly LinePattern[] = [
     id: 'pipe-to-shell',
     severity: 'high',
     // curl/wget/iwr … | sh, bash, zsh, python, node, perl, ruby, iex (PowerShell), sudo sh
+    anchors: ['curl', 'wget', 'iwr', 'irm', 'invoke-'],
     pattern: /\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]{0,300}\|[ \t]*(?:sudo[ \t]+(?:-[^\s]+[ \t]+)*)?(?:ba|z|k|da|fi)?sh\b|\b(?:curl|wget)\b[^|\n]{0,300}\|[ \t]*(?:sudo[ \t]+)?(?:python[0-9.]*|node|perl|ruby|php|iex)\b/i,
     message: 'Review: a download is piped straight into a shell or interpreter',
   },
   {
     id: 'instruction-override',
     severity: 'medium',
+    anchors: ['ignore', 'disregard', 'forget', 'override', 'user', 'mode'],
     pattern: /\b(?:ignore|disregard|forget|override)[ \t]+(?:all[ \t]+|any[ \t]+)?(?:the[ \t]+)?(?:previous|prior|above|earlier|system|your)[ \t]+(?:instructions|prompts?|rules|guidelines)\b|\bdo[ \t]+not[ \t]+(?:tell|inform|reveal[ \t]+to)[ \t]+the[ \t]+user\b|\bwithout[ \t]+(?:telling|asking|informing)[ \t]+the[ \t]+user\b|\byou[ \t]+are[ \t]+now[ \t]+(?:in[ \t]+)?(?:developer|jailbreak|dan|god)[ \t]*mode\b/i,
     message: 'Review: wording that tries to override the agent\'s instructions or hide actions from the user',
   },
   {
     id: 'outbound-url',
     severity: 'low',
+    anchors: ['://'],
     pattern: /\bhttps?:\/\/[^\s)<>"'`]+/i,
     message: 'Review: the instructions reach out to this address',
   },
@@ -66,17 +75,22 @@ function isBlobUnit(c: number): boolean {
 }
 
 /**
- * Where runs of `BLOB_RUN` or more base64 characters start: one pass counting the run length (as
- * a regular expression `[A-Za-z0-9+/]{160,}`, every position inside a word started a new attempt,
- * which was most of the scan's time).
+ * Where runs of `BLOB_RUN` or more base64 characters start. Any such run covers a multiple of
+ * `BLOB_RUN`, so only those positions are looked at, and the run around one is measured only
+ * when it holds a base64 character: in prose that is a word, a few characters each way. (As a
+ * regular expression, `[A-Za-z0-9+/]{160,}`, every position inside a word started an attempt,
+ * which was most of the scan's time.)
  */
 function blobStarts(text: string): number[] {
   const found: number[] = [];
-  let run = 0;
-  for (let i = 0; i < text.length && found.length < MAX_PER_ID; i++) {
-    if (isBlobUnit(text.charCodeAt(i))) {
-      if (++run === BLOB_RUN) found.push(i - BLOB_RUN + 1);
-    } else run = 0;
+  let end = 0;
+  for (let probe = BLOB_RUN - 1; probe < text.length && found.length < MAX_PER_ID; probe += BLOB_RUN) {
+    if (probe < end || !isBlobUnit(text.charCodeAt(probe))) continue;
+    let start = probe;
+    while (start > end && isBlobUnit(text.charCodeAt(start - 1))) start--;
+    end = probe + 1;
+    while (end < text.length && isBlobUnit(text.charCodeAt(end))) end++;
+    if (end - start >= BLOB_RUN) found.push(start);
   }
   return found;
 }
@@ -134,8 +148,41 @@ function* matchesByLine(text: string, pattern: RegExp, starts: () => number[]): 
   }
 }
 
-/** Scan one skill; flags sorted by line, then id. Never throws. */
-export function scanSkill(input: ScanInput): Flag[] {
+/**
+ * Matches of a pattern with anchors (at most one per line, `MAX_PER_ID` in all), trying the
+ * pattern only on the lines that hold an anchor. The same as `matchesByLine` (no pattern crosses
+ * a line), which it falls back to when lower-casing changed the text's length (a `İ` becomes two
+ * units), so positions in `lower` are positions in `text`.
+ */
+function* anchoredMatches(text: string, lower: string, p: LinePattern, starts: () => number[]): Generator<[number, number, string]> {
+  if (lower.length !== text.length) {
+    yield* matchesByLine(text, p.pattern, starts);
+    return;
+  }
+  const lines = new Set<number>();
+  for (const anchor of p.anchors) {
+    for (let at = lower.indexOf(anchor); at !== -1; ) {
+      const line = lineAt(starts(), at);
+      lines.add(line);
+      // On to the next line: one anchor is enough to try a line.
+      const next = starts()[line];
+      at = next === undefined ? -1 : lower.indexOf(anchor, next);
+    }
+  }
+  let count = 0;
+  for (const line of [...lines].sort((a, b) => a - b)) {
+    const start = starts()[line - 1]!;
+    const end = text.indexOf('\n', start);
+    const lineText = text.slice(start, end === -1 ? text.length : end);
+    const m = p.pattern.exec(lineText);
+    if (m === null) continue;
+    yield [line, m.index, lineText];
+    if (++count === MAX_PER_ID) return;
+  }
+}
+
+/** Scan one skill; flags sorted by line, then id. Never throws. `anchors: false` tries every pattern on the whole text (the reference the anchored scan is tested against). */
+export function scanSkill(input: ScanInput, options: { anchors?: boolean } = {}): Flag[] {
   const flags: Flag[] = [];
   const text = typeof input.text === 'string' ? input.text : '';
   // One pass per pattern over the whole text (patterns never cross a line); line starts are
@@ -148,8 +195,10 @@ export function scanSkill(input: ScanInput): Flag[] {
     }
     return lineStarts;
   };
+  const lower = text.toLowerCase();
   for (const p of LINE_PATTERNS) {
-    for (const [line, index, lineText] of matchesByLine(text, p.pattern, starts)) {
+    const matches = options.anchors === false ? matchesByLine(text, p.pattern, starts) : anchoredMatches(text, lower, p, starts);
+    for (const [line, index, lineText] of matches) {
       flags.push({ id: p.id, severity: p.severity, line, excerpt: excerpt(lineText, index), message: p.message });
     }
   }

@@ -1,0 +1,28 @@
+/**
+ * Worker threads of the build, started from real modules next to the code that uses them.
+ *
+ * In the published package the modules are `.js` files and Node runs them as they are. In a clone
+ * they are `.ts` files, which Node 20 cannot run by itself: the thread then registers tsx (a
+ * development dependency, present wherever the `.ts` sources run) before importing the module,
+ * whatever started the process (the tsx CLI, vitest, a script).
+ */
+import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+/**
+ * Start the worker module `name` (without extension) found next to `base` (the caller's
+ * `import.meta.url`), with the caller's own extension.
+ */
+export function startWorker(base: string, name: string, options: WorkerOptions = {}): Worker {
+  const extension = extname(fileURLToPath(base));
+  const url = new URL(`./${name}${extension}`, base);
+  if (extension !== '.ts') return new Worker(url, options);
+  // tsx's ESM API (its `import` entry sits beside the `require` one), resolved from here so any
+  // working directory finds it, registered inside the thread: a `--import` flag is not honoured
+  // by the threads of every host (vitest's, for one).
+  const api = pathToFileURL(createRequire(base).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const source = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
+  return new Worker(source, { ...options, eval: true });
+}
