@@ -13,9 +13,10 @@
  */
 import { promises as fs, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { Emit } from './model.ts';
 import { isMissing, lstatOrUndefined, lstatOrUndefinedSync } from './safe-read.ts';
+import { startWorker } from './threads.ts';
+import type { WriteBatch, WriteDone } from './output-thread.ts';
 
 /** Writes into the staging folder; every path is relative to the output folder. */
 export interface OutputWriter {
@@ -266,51 +267,6 @@ const BATCH_FILES = 256;
 const BATCH_BYTES = 2 ** 20;
 
 /**
- * The writer thread: creates folders and writes each file with direct synchronous calls (one file
- * at a time with direct system calls is several times faster than promise-based writes, whose
- * thread-pool round trips dominate on a 2-core machine), or hard-links it from the previous output
- * when the bytes there are the same. Plain JavaScript given as source (`eval`), so it runs the
- * same under tsx, vitest and a bundled CLI, with no loader to pass on.
- */
-const WRITER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { mkdirSync, writeFileSync, linkSync, lstatSync, readFileSync } = require('node:fs');
-const { dirname } = require('node:path');
-const folders = new Set();
-const same = (file, bytes) => {
-  const stats = lstatSync(file, { throwIfNoEntry: false });
-  if (stats === undefined || !stats.isFile() || stats.size !== bytes.byteLength) return false;
-  return readFileSync(file).equals(bytes);
-};
-parentPort.on('message', (batch) => {
-  let reused = 0;
-  let bytes = 0;
-  for (const entry of batch) bytes += entry[3];
-  try {
-    for (const [full, previous, text] of batch) {
-      const data = typeof text === 'string' ? Buffer.from(text) : text;
-      const folder = dirname(full);
-      if (!folders.has(folder)) {
-        mkdirSync(folder, { recursive: true });
-        folders.add(folder);
-      }
-      if (previous !== undefined && same(previous, data)) {
-        // A hard link writes no data: nothing to flush, and removing the old tree frees nothing.
-        linkSync(previous, full);
-        reused += 1;
-      } else {
-        // wx: never through or over anything already there.
-        writeFileSync(full, data, { flag: 'wx' });
-      }
-    }
-    parentPort.postMessage({ bytes, reused });
-  } catch (error) {
-    parentPort.postMessage({ bytes, reused, error: { message: String(error && error.message), code: error && error.code } });
-  }
-});
-`;
-
-/**
  * Hands files to the writer thread in batches, with back-pressure: `write` resolves at once
  * while at most `IN_FLIGHT_MAX` bytes wait for the disk, so memory stays bounded however far the
  * build runs ahead. A failed write is reported through `fail`; `close` flushes, waits for every
@@ -320,8 +276,8 @@ function diskWriter(
   onReused: (count: number) => void,
   fail: (error: unknown) => void,
 ): { write(full: string, previousFile: string | undefined, data: string | Uint8Array, size: number): Promise<void>; close(): Promise<void> } {
-  const worker = new Worker(WRITER_SOURCE, { eval: true });
-  let batch: Array<[string, string | undefined, string | Uint8Array, number]> = [];
+  const worker = startWorker(import.meta.url, 'output-thread');
+  let batch: WriteBatch = [];
   let batchBytes = 0;
   let inFlight = 0;
   let stopped = false;
@@ -333,7 +289,7 @@ function diskWriter(
     for (const resolve of ready) resolve();
   };
   const progress = (): Promise<void> => new Promise<void>((resolve) => waiting.push(resolve));
-  worker.on('message', (done: { bytes: number; reused: number; error?: { message: string; code?: string } }) => {
+  worker.on('message', (done: WriteDone) => {
     inFlight -= done.bytes;
     onReused(done.reused);
     if (done.error !== undefined) fail(Object.assign(new Error(done.error.message), { code: done.error.code }));
