@@ -63,11 +63,20 @@ export function withCaching(handler: Handler, options: CachingOptions = {}): Han
       if (head) await response.body?.cancel();
       return new Response(head ? null : response.body, { status: response.status, statusText: response.statusText, headers });
     }
-    // API bodies are bounded JSON: reading one whole to hash it costs little.
+    const own = headers.get('etag');
+    if (own !== null) {
+      // The handler tagged its body itself: it streams as it comes, never read here.
+      const matched = etagMatches(request.headers.get('if-none-match'), own);
+      if (head || matched) await response.body.cancel();
+      if (matched) return notModified(headers);
+      return new Response(head ? null : response.body, { status: 200, headers });
+    }
+    // API bodies are bounded JSON: reading one whole to hash it costs little, and gives its length.
     const body = await response.arrayBuffer();
-    const etag = headers.get('etag') ?? (await strongEtag(body));
+    const etag = await strongEtag(body);
     headers.set('etag', etag);
     if (etagMatches(request.headers.get('if-none-match'), etag)) return notModified(headers);
+    headers.set('content-length', String(body.byteLength));
     return new Response(head ? null : body, { status: 200, headers });
   };
 }

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPort, readRateLimit } from '../src/node/cli.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
 import { createRateLimiter } from '../src/node/rate-limit.ts';
-import { acceptsGzip, addVary, etagMatches } from '../src/node/reply.ts';
+import { acceptsGzip, addVary } from '../src/node/reply.ts';
 import { isPlainSegment, resolveInside } from '../src/node/safe-path.ts';
 
 describe('acceptsGzip', () => {
@@ -32,22 +32,6 @@ describe('acceptsGzip', () => {
     ['gzip;q=abc', false],
   ])('%j → %s', (header, expected) => {
     expect(acceptsGzip(header)).toBe(expected);
-  });
-});
-
-describe('etagMatches', () => {
-  it.each([
-    [undefined, '"a"', false],
-    ['"a"', '"a"', true],
-    ['"b"', '"a"', false],
-    ['W/"a"', '"a"', true],
-    ['"b", "a"', '"a"', true],
-    ['"b",W/"a"', '"a"', true],
-    ['*', '"a"', true],
-    ['"a-gzip"', '"a"', false],
-    ['"a"', '"a-gzip"', false],
-  ])('If-None-Match %j against %s → %s', (header, etag, expected) => {
-    expect(etagMatches(header, etag)).toBe(expected);
   });
 });
 

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { strongEtag } from '../src/http-cache.ts';
 import { MAX_PIPELINED, startServer, type RunningServer } from '../src/node/server.ts';
 import { FORMAT_VERSION } from '../src/paths.ts';
 import { contractContent, writeContractTree } from './contract/contract-data.ts';
@@ -131,7 +132,8 @@ describe('static files', () => {
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.body.length).toBeLessThan(Buffer.byteLength(BIG));
     expect(gunzipSync(zipped.body).toString()).toBe(BIG);
-    expect(zipped.headers['etag']).not.toBe(plain.headers['etag']);
+    // Another representation of the same content: the weak form of its ETag, as a CDN makes it.
+    expect(zipped.headers['etag']).toBe(`W/${plain.headers['etag']}`);
     const again = await raw('/files/big.json', { headers: { 'accept-encoding': 'gzip', 'if-none-match': String(zipped.headers['etag']) } });
     expect(again.status).toBe(304);
     // gzip;q=0 refuses it.
@@ -158,6 +160,21 @@ describe('static files', () => {
     expect(range.status).toBe(206);
     expect(range.headers['content-encoding']).toBeUndefined();
     expect(range.body.toString()).toBe(BIG.slice(0, 10));
+  });
+
+  it('weighs If-None-Match before Range; a range outside the file is a 416 JSON error without the file', async () => {
+    const etag = String((await raw('/files/big.json')).headers['etag']);
+    for (const inm of ['*', etag]) expect((await raw('/files/big.json', { headers: { range: 'bytes=0-9', 'if-none-match': inm } })).status).toBe(304);
+    const outside = await raw('/files/big.json', { headers: { range: 'bytes=999999999-' } });
+    expect(outside.status).toBe(416);
+    expect(outside.headers['content-range']).toBe(`bytes */${Buffer.byteLength(BIG)}`);
+    expect(JSON.parse(outside.body.toString())).toHaveProperty('error.code', 'INVALID_PARAMS');
+    expect(outside.body.length).toBeLessThan(200);
+  });
+
+  it('a file named as a folder (`/index.html/`) is not found', async () => {
+    expect((await raw('/index.html/')).status).toBe(404);
+    expect((await raw('/files/big.json/')).status).toBe(404);
   });
 
   it('refuses other methods with 405 and Allow', async () => {
@@ -274,6 +291,10 @@ describe('the API through the server', () => {
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(zipped.body).equals(get.body)).toBe(true);
     expect(zipped.headers['content-length']).toBe(String(zipped.body.length));
+    expect(zipped.headers['etag']).toBe(`W/${etag}`);
+    expect((await raw(path, { headers: { 'accept-encoding': 'gzip', 'if-none-match': `W/${etag}` } })).status).toBe(304);
+    // The runtime's ETag (src/http-cache.ts), the same on every host.
+    expect(etag).toBe(await strongEtag(new Uint8Array(get.body)));
 
     const head = await raw(path, { method: 'HEAD' });
     expect(head.status).toBe(200);

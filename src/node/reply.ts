@@ -1,10 +1,9 @@
 /**
  * One answer of the Node server, whatever produced it (the runtime handler, a static file, the
- * server's own errors), and the single place that writes it out: CORS, `Vary`, strong ETags with
- * `If-None-Match` → 304, gzip when the client accepts it, HEAD without a body. Keeping this in one
- * function is what makes the API and the static files behave the same on the wire.
+ * server's own errors), and the single place that writes it out: CORS, `Vary`, gzip when the
+ * client accepts it, HEAD without a body, streaming. Caching (ETags, `If-None-Match` → 304,
+ * `Cache-Control`) is decided before, by the rules every host shares (src/http-cache.ts).
  */
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
@@ -26,9 +25,6 @@ const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
 };
 
-/** Headers a 304 repeats from the 200 it stands for (RFC 9110 §15.4.5); the rest describe a body. */
-const NOT_MODIFIED_HEADERS = ['etag', 'vary', 'cache-control', 'expires', 'content-location'];
-
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|[\w.-]+\+(json|xml))|image\/svg\+xml)/i;
 
 const gzipBuffer = promisify(gzip);
@@ -43,9 +39,10 @@ export function errorReply(error: ApiError, headers: Record<string, string> = {}
 }
 
 /**
- * Turn the runtime handler's `Response` into a `Reply`. A body without an ETag is read whole (API
- * bodies are bounded JSON) so a 200 gets a strong ETag and every answer a `Content-Length`; a body
- * the handler tagged itself is streamed as it comes.
+ * Turn a `Response` of the runtime handler (wrapped in `withCaching`: its ETag, 304 and
+ * `Cache-Control` decided) into a `Reply`. A body of known length (`withCaching` read it whole
+ * to hash it) is read whole and keeps its `Content-Length`; one without (a handler that tagged a
+ * stream itself) streams as it comes.
  */
 export async function replyFromResponse(response: Response): Promise<Reply> {
   const headers: Record<string, string> = {};
@@ -53,18 +50,11 @@ export async function replyFromResponse(response: Response): Promise<Reply> {
     headers[name] = value;
   });
   if (response.body === null) return { status: response.status, headers, body: null };
-  if (headers['etag'] !== undefined) {
-    // The DOM and Node typings of ReadableStream differ in name only.
-    return { status: response.status, headers, body: Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>) };
+  if (headers['content-length'] !== undefined || response.status !== 200) {
+    return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
   }
-  const body = Buffer.from(await response.arrayBuffer());
-  if (response.status === 200) headers['etag'] = strongEtag(body);
-  return { status: response.status, headers, body };
-}
-
-/** A strong ETag of a body: a quoted SHA-256 (base64url, so no character needs escaping). */
-export function strongEtag(body: Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url')}"`;
+  // The DOM and Node typings of ReadableStream differ in name only.
+  return { status: response.status, headers, body: Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>) };
 }
 
 /**
@@ -86,17 +76,10 @@ export async function send(req: IncomingMessage, res: ServerResponse, reply: Rep
   if (compress) {
     headers['content-encoding'] = 'gzip';
     delete headers['content-length'];
-    // The gzip bytes are another representation: a strong ETag must differ from the plain one.
-    if (headers['etag'] !== undefined) headers['etag'] = headers['etag'].replace(/"$/, '-gzip"');
-  }
-
-  if (reply.status === 200 && headers['etag'] !== undefined && etagMatches(req.headers['if-none-match'], headers['etag'])) {
-    discard(body);
-    const kept = Object.fromEntries(
-      Object.entries(headers).filter(([name]) => NOT_MODIFIED_HEADERS.includes(name) || name in COMMON_HEADERS),
-    );
-    res.writeHead(304, kept).end();
-    return;
+    // The gzip bytes are another representation of the same content: its ETag is weak, as any
+    // compressing proxy or CDN makes it, and still matches the content's (weak comparison,
+    // src/http-cache.ts) when the client sends it back.
+    if (headers['etag'] !== undefined && !headers['etag'].startsWith('W/')) headers['etag'] = `W/${headers['etag']}`;
   }
 
   if (Buffer.isBuffer(body)) {
@@ -147,12 +130,4 @@ export function acceptsGzip(header: string | undefined): boolean {
     else if (coding === '*') anyQ = quality;
   }
   return (gzipQ ?? anyQ ?? 0) > 0;
-}
-
-/** `If-None-Match` check (weak comparison, as RFC 9110 §13.1.2 asks): `*` or any listed tag. */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
 }

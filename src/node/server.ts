@@ -9,7 +9,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
-import { cacheControlFor } from '../http-cache.ts';
+import { cacheControlFor, withCaching } from '../http-cache.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { cachedLoader } from '../loader.ts';
 import { isHandlerPath } from '../route.ts';
@@ -69,7 +69,8 @@ export function createDirHandler(dir: string): Handler {
 
 /** Start serving `dir`; resolves once the server listens. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const handler = options.handler ?? createDirHandler(options.dir);
+  // ETags, 304s and Cache-Control of API answers: the rules of every host (src/http-cache.ts).
+  const handler = withCaching(options.handler ?? createDirHandler(options.dir));
   const limit = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, options.rateLimit.now);
 
   const answer = async (req: IncomingMessage): Promise<Reply> => {

@@ -8,7 +8,9 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough } from 'node:stream';
 import serveHandler from 'serve-handler';
-import type { Reply } from './reply.ts';
+import { ApiError } from '../errors.ts';
+import { etagMatches, notModified } from '../http-cache.ts';
+import { errorReply, type Reply } from './reply.ts';
 import { resolveInside } from './safe-path.ts';
 
 /**
@@ -23,12 +25,15 @@ export async function staticReply(root: string, pathname: string, req: IncomingM
   if (found?.stats.isDirectory()) {
     segments.push('index.html');
     found = await resolveInside(root, segments);
+  } else if (pathname.endsWith('/')) {
+    // `/index.html/` names a folder, and a file is none.
+    return undefined;
   }
   if (found === undefined || !found.stats.isFile()) return undefined;
 
   const capture = new CapturedResponse();
   // serve-handler sees only what it needs: the proven path, `Range`, and a JSON `Accept` for its
-  // own (rare) errors. Conditional requests are answered by send(), for both the API and files.
+  // own (rare) errors. Conditional requests are answered below, by the rule the API follows.
   const request = {
     url: `/${segments.map(encodeURIComponent).join('/')}`,
     headers: { accept: 'application/json', ...(req.headers.range === undefined ? {} : { range: req.headers.range }) },
@@ -46,7 +51,23 @@ export async function staticReply(root: string, pathname: string, req: IncomingM
       },
     } as never,
   );
-  return { status: capture.statusCode, headers: capture.head, body: capture };
+  const reply: Reply = { status: capture.statusCode, headers: capture.head, body: capture };
+  // If-None-Match is weighed before Range (RFC 9110 §13.2.2): a match is a 304 even for a range.
+  const etag = reply.headers['etag'];
+  const ifNoneMatch = req.headers['if-none-match'];
+  if ((reply.status === 200 || reply.status === 206) && etag !== undefined && etagMatches(ifNoneMatch ?? null, etag)) {
+    capture.destroy();
+    const headers: Record<string, string> = {};
+    notModified(new Headers(reply.headers)).headers.forEach((value, name) => (headers[name] = value));
+    return { status: 304, headers, body: null };
+  }
+  if (reply.status === 416) {
+    // serve-handler goes on to send the whole file with its 416: the file is not what was asked.
+    capture.destroy();
+    const range = reply.headers['content-range'];
+    return errorReply(new ApiError('INVALID_PARAMS', `The range ${JSON.stringify(String(req.headers.range).slice(0, 100))} is outside the file`, { status: 416 }), range === undefined ? {} : { 'content-range': range });
+  }
+  return reply;
 }
 
 /** Decode each `/` segment of a URL path once; undefined when the percent-encoding is malformed. */
