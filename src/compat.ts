@@ -30,7 +30,7 @@ export async function answerCompatSearch(load: Loader, engine: SearchEngine, par
   const owner = reader.raw('owner')?.trim().toLowerCase();
   reader.done();
   // With an owner, its skills among the best matches: the search itself has no owner filter.
-  const query = new URLSearchParams({ q, limit: String(owner === undefined || owner === '' ? limit : MAX_LIMIT) });
+  const query = { q, page: 1, limit: owner === undefined || owner === '' ? limit : MAX_LIMIT };
   const found = (await engine.search(query)).data.filter((r) => owner === undefined || owner === '' || r.owner.toLowerCase() === owner).slice(0, limit);
   return {
     skills: await Promise.all(

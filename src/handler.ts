@@ -12,7 +12,7 @@ import { checkManifest, type Manifest } from './manifest.ts';
 import { ParamReader, quote } from './params.ts';
 import { API_PREFIX, DEFAULT_LOCALE, LOCALE_RE, MANIFEST_PATH, categoriesPath, categoryPath, idKey, idShardPath, skillPath } from './paths.ts';
 import { normalizeBasePath, parseRoute, type Route } from './route.ts';
-import { createSearchEngine, type SearchEngine } from './search/index.ts';
+import { createSearchEngine, readAutocompleteQuery, readSearchQuery, type SearchEngine } from './search/index.ts';
 
 /** A request handler of the Fetch API. */
 export type Handler = (request: Request) => Promise<Response>;
@@ -90,9 +90,9 @@ export function createHandler(loader: Loader, options: HandlerOptions = {}): Han
       }
       const body =
         route.kind === 'search'
-          ? await engineFor(m).search(params)
+          ? await engineFor(m).search(readSearchQuery(params, m))
           : route.kind === 'autocomplete'
-            ? await engineFor(m).autocomplete(params)
+            ? await engineFor(m).autocomplete(readAutocompleteQuery(params))
             : route.kind === 'compat-search'
               ? await answerCompatSearch(loader, engineFor(m), params)
               : await answer(loader, m, route, params);

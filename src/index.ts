@@ -2,7 +2,7 @@
 export { createHandler, readLocale, type Handler, type HandlerOptions } from './handler.ts';
 export { cachedLoader, fetchLoader, mapLoader, type CacheOptions, type Loader } from './loader.ts';
 export { staticPathFor } from './static-path.ts';
-export { createSearchEngine, type SearchAnswer, type SearchEngine } from './search/index.ts';
+export { createSearchEngine, readAutocompleteQuery, readSearchQuery, type AutocompleteQuery, type SearchAnswer, type SearchEngine, type SearchQuery } from './search/index.ts';
 export { answerList, readListQuery, type ListQuery } from './lists.ts';
 export { parseRoute, type Route } from './route.ts';
 export { ApiError, isApiError, STATUS_OF, type ErrorBody, type ErrorCode } from './errors.ts';

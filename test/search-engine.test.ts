@@ -8,7 +8,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../build/load-content.ts';
 import type { SkillRecord } from '../build/model.ts';
 import { isApiError } from '../src/errors.ts';
-import type { SearchEngine } from '../src/search/index.ts';
 import { FIELD_BIT, isTypoOf, terms, type Field } from '../src/search/options.ts';
 import { parseQuery, type Clause } from '../src/search/query.ts';
 import { SearchResponse } from '../src/schemas.ts';
@@ -24,9 +23,10 @@ import {
   unmark,
   wellFormed,
   type Built,
+  type EdgeEngine,
 } from './helpers/search-helpers.ts';
 
-async function search(engine: SearchEngine, params: Record<string, string>) {
+async function search(engine: EdgeEngine, params: Record<string, string>) {
   return SearchResponse.parse(await engine.search(new URLSearchParams(params)));
 }
 
@@ -382,7 +382,7 @@ describe('hostile content and queries (BAD_INPUTS 22–27)', () => {
 
 describe('what one engine keeps between requests', () => {
   /** The whole answer of a request (every result of a search, scores and highlights included), or its error code. */
-  const answer = async (engine: SearchEngine, op: { kind: 'search' | 'autocomplete'; q: string; filters: Record<string, string> }) => {
+  const answer = async (engine: EdgeEngine, op: { kind: 'search' | 'autocomplete'; q: string; filters: Record<string, string> }) => {
     try {
       if (op.kind === 'autocomplete') return (await engine.autocomplete(new URLSearchParams({ q: op.q, limit: '20' }))).data;
       const results: unknown[] = [];
@@ -565,8 +565,9 @@ describe('what a query loads', () => {
     expect(await code(built.fresh().search(new URLSearchParams({ q: 'helm' })))).toBe('SERVER_ERROR');
     const { createSearchEngine } = await import('../src/search/index.ts');
     const noSearch = createSearchEngine(async () => undefined, { ...built.manifest, search: undefined });
-    expect(await code(noSearch.search(new URLSearchParams({ q: 'helm' })))).toBe('SERVER_ERROR');
-    expect(await code(noSearch.search(new URLSearchParams({ q: 'a' })))).toBe('INVALID_QUERY');
+    // The typed engine, as the handler calls it once the parameters are read.
+    expect(await code(noSearch.search({ q: 'helm', page: 1, limit: 20 }))).toBe('SERVER_ERROR');
+    expect(await code(noSearch.search({ q: 'a', page: 1, limit: 20 }))).toBe('INVALID_QUERY');
   });
 });
 

@@ -29,11 +29,62 @@ export interface SearchAnswer {
   meta: SearchMeta;
 }
 
+/** Endpoint 5's parameters, parsed and checked (`readSearchQuery`). */
+export interface SearchQuery {
+  /** The query text as given (parsed by the engine: its errors are the query codes of DECISIONS §5). */
+  q: string | undefined;
+  page: number;
+  limit: number;
+  /** A category slug of the manifest. */
+  category?: string | undefined;
+  /** A platform id of the manifest. */
+  platform?: string | undefined;
+  minStars?: number | undefined;
+  /** `hasIndex`, or its other name `hasMarketplace`. */
+  hasIndex?: boolean | undefined;
+}
+
+/** Endpoint 6's parameters, parsed and checked (`readAutocompleteQuery`). */
+export interface AutocompleteQuery {
+  q: string | undefined;
+  limit: number;
+}
+
 export interface SearchEngine {
-  /** Endpoint 5: `q`, `page`, `limit`, `category`, `platform`, `minStars`, `hasIndex`/`hasMarketplace`. */
-  search(params: URLSearchParams): Promise<SearchAnswer>;
-  /** Endpoint 6: `q`, `limit`. */
-  autocomplete(params: URLSearchParams): Promise<{ data: Suggestion[] }>;
+  /** Endpoint 5. */
+  search(query: SearchQuery): Promise<SearchAnswer>;
+  /** Endpoint 6. */
+  autocomplete(query: AutocompleteQuery): Promise<{ data: Suggestion[] }>;
+}
+
+/**
+ * The HTTP edge of endpoint 5: its query parameters read once into a `SearchQuery`, or one
+ * INVALID_PARAMS error naming every bad parameter.
+ */
+export function readSearchQuery(params: URLSearchParams, manifest: Pick<Manifest, 'categories' | 'platforms'>): SearchQuery {
+  const p = new ParamReader(params);
+  const q = p.raw('q');
+  const page = p.positiveInt('page', 1);
+  const limit = p.positiveInt('limit', PAGE_SIZE, MAX_LIMIT);
+  const category = p.member('category', manifest.categories, 'category');
+  const platform = p.member('platform', manifest.platforms, 'platform');
+  const minStars = p.nonNegativeInt('minStars');
+  const hasIndex = p.boolean('hasIndex');
+  const hasMarketplace = p.boolean('hasMarketplace');
+  if (hasIndex !== undefined && hasMarketplace !== undefined && hasIndex !== hasMarketplace) {
+    p.fail('hasMarketplace', 'hasMarketplace is another name of hasIndex: give one of them, or both with the same value');
+  }
+  p.done();
+  return { q, page, limit, category, platform, minStars, hasIndex: hasIndex ?? hasMarketplace };
+}
+
+/** The HTTP edge of endpoint 6 (`q`, `limit`), as `readSearchQuery`. */
+export function readAutocompleteQuery(params: URLSearchParams): AutocompleteQuery {
+  const p = new ParamReader(params);
+  const q = p.raw('q');
+  const limit = p.positiveInt('limit', AUTOCOMPLETE_DEFAULT, AUTOCOMPLETE_MAX);
+  p.done();
+  return { q, limit };
 }
 
 const LAST_WORD = /[\p{L}\p{N}\p{M}]+$/u;
@@ -76,25 +127,11 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
   };
 
   return {
-    async search(params) {
+    async search({ q, page, limit, category, platform, minStars, hasIndex: wantIndex }) {
       const started = now();
-      const p = new ParamReader(params);
-      const q = p.raw('q');
-      const page = p.positiveInt('page', 1);
-      const limit = p.positiveInt('limit', PAGE_SIZE, MAX_LIMIT);
-      const category = p.member('category', manifest.categories, 'category');
-      const platform = p.member('platform', manifest.platforms, 'platform');
-      const minStars = p.nonNegativeInt('minStars');
-      const hasIndex = p.boolean('hasIndex');
-      const hasMarketplace = p.boolean('hasMarketplace');
-      if (hasIndex !== undefined && hasMarketplace !== undefined && hasIndex !== hasMarketplace) {
-        p.fail('hasMarketplace', 'hasMarketplace is another name of hasIndex: give one of them, or both with the same value');
-      }
-      p.done();
       const query = parseQuery(q);
       const idx = index();
 
-      const wantIndex = hasIndex ?? hasMarketplace;
       const [categorySet, platformSet, indexSet, below] = await Promise.all([
         category === undefined ? undefined : idx.filter(categoryFilterKey(category)),
         platform === undefined ? undefined : idx.filter(platformFilterKey(platform)),
@@ -139,11 +176,7 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
       };
     },
 
-    async autocomplete(params) {
-      const p = new ParamReader(params);
-      const q = p.raw('q');
-      const limit = p.positiveInt('limit', AUTOCOMPLETE_DEFAULT, AUTOCOMPLETE_MAX);
-      p.done();
+    async autocomplete({ q, limit }) {
       if (q === undefined || q.trim() === '') return { data: [] };
       checkQueryLength(q);
       const last = LAST_WORD.exec(q);

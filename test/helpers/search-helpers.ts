@@ -7,9 +7,10 @@ import MiniSearch from 'minisearch';
 import { buildSearchIndex, searchOrder, type SearchIndexOptions } from '../../build/search-index.ts';
 import type { CategoryDef, SkillRecord } from '../../build/model.ts';
 import { mapLoader } from '../../src/loader.ts';
+import type { Suggestion } from '../../src/schemas.ts';
 import type { Manifest } from '../../src/manifest.ts';
 import { FORMAT_VERSION, PAGE_SIZE } from '../../src/paths.ts';
-import { createSearchEngine, type SearchEngine } from '../../src/search/index.ts';
+import { createSearchEngine, readAutocompleteQuery, readSearchQuery, type SearchAnswer, type SearchEngine } from '../../src/search/index.ts';
 import { rankKey } from '../../src/search/match.ts';
 import {
   FIELD_BIT,
@@ -95,14 +96,32 @@ export const CATEGORIES: CategoryDef[] = [
 
 export const PLATFORMS = ['chatgpt', 'claude-code', 'codex'];
 
+/**
+ * The engine as the handler drives it: the request's parameters read at the edge
+ * (`readSearchQuery`, `readAutocompleteQuery`), then the typed engine. Errors of either come back
+ * as a rejected promise.
+ */
+export interface EdgeEngine {
+  search(params: URLSearchParams): Promise<SearchAnswer>;
+  autocomplete(params: URLSearchParams): Promise<{ data: Suggestion[] }>;
+}
+
+/** `engine` behind the HTTP edge, with `manifest`'s categories and platforms. */
+export function atTheEdge(engine: SearchEngine, manifest: Manifest): EdgeEngine {
+  return {
+    search: async (params) => engine.search(readSearchQuery(params, manifest)),
+    autocomplete: async (params) => engine.autocomplete(readAutocompleteQuery(params)),
+  };
+}
+
 /** An in-memory build and an engine over it. `loads` records every file the engine read. */
 export interface Built {
-  engine: SearchEngine;
+  engine: EdgeEngine;
   files: Map<string, unknown>;
   manifest: Manifest;
   loads: string[];
   /** A fresh engine (cold caches) over the same files. */
-  fresh(): SearchEngine;
+  fresh(): EdgeEngine;
 }
 
 /** Build the search index of `skills` into memory and create an engine over it. */
@@ -137,11 +156,12 @@ export async function buildIndex(
     loads.push(path);
     return inner(path);
   };
-  return { engine: createSearchEngine(loader, manifest), files, manifest, loads, fresh: () => createSearchEngine(loader, manifest) };
+  const fresh = (): EdgeEngine => atTheEdge(createSearchEngine(loader, manifest), manifest);
+  return { engine: fresh(), files, manifest, loads, fresh };
 }
 
 /** Every result id of a search (all pages), or the error code. */
-export async function allIds(engine: SearchEngine, params: Record<string, string>): Promise<string[] | string> {
+export async function allIds(engine: EdgeEngine, params: Record<string, string>): Promise<string[] | string> {
   const ids: string[] = [];
   try {
     for (let page = 1; ; page++) {
