@@ -5,6 +5,7 @@
  */
 
 import { keepLoad, type InFlight } from './in-flight.ts';
+import { Lru } from './lru.ts';
 
 /** Reads one JSON file of the static tree; `undefined` when it does not exist. */
 export type Loader = (path: string) => Promise<unknown>;
@@ -67,22 +68,14 @@ export interface CacheOptions {
  */
 export function cachedLoader(loader: Loader, { maxEntries, inFlight = 'shared' }: CacheOptions): Loader {
   if (!(Number.isInteger(maxEntries) && maxEntries >= 1)) throw new RangeError('cachedLoader: maxEntries must be an integer ≥ 1');
-  // A Map iterates in insertion order: re-inserting on every hit keeps the oldest entry first.
-  const entries = new Map<string, Promise<unknown>>();
+  const entries = new Lru<Promise<unknown>>(maxEntries);
   return (path) => {
     const hit = entries.get(path);
-    if (hit !== undefined) {
-      entries.delete(path);
-      entries.set(path, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     return keepLoad(
       loader(path),
       inFlight,
-      (value) => {
-        entries.set(path, value);
-        while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
-      },
+      (value) => entries.set(path, value),
       (failed) => {
         if (entries.get(path) === failed) entries.delete(path);
       },

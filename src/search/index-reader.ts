@@ -8,6 +8,7 @@
  * per-document state, which autocomplete's completions and repeated queries share.
  */
 import { lowerBound, partitionPoint, sortedIndexOf, upperBound } from '../sorted.ts';
+import { Lru } from '../lru.ts';
 import { keepLoad, type InFlight } from '../in-flight.ts';
 import { ApiError } from '../errors.ts';
 import type { Loader } from '../loader.ts';
@@ -48,41 +49,6 @@ const MAX_VERIFIED_BYTES = 8 * 1024 * 1024;
 const MAX_STATE_BYTES = 16 * 1024 * 1024;
 /** Bit of a `phraseMatches` byte: the document was verified (the low bits are then its fields). */
 export const VERIFIED = 0x80;
-
-/** Simple LRU map: a Map iterates in insertion order, so re-inserting on use keeps the oldest first. */
-class Lru<V> {
-  private readonly map = new Map<string, { value: V; weight: number }>();
-  private weight = 0;
-  constructor(private readonly maxWeight: number) {}
-
-  get(key: string): V | undefined {
-    const hit = this.map.get(key);
-    if (hit === undefined) return undefined;
-    this.map.delete(key);
-    this.map.set(key, hit);
-    return hit.value;
-  }
-
-  set(key: string, value: V, weight = 1): void {
-    const old = this.map.get(key);
-    if (old !== undefined) this.weight -= old.weight;
-    this.map.delete(key);
-    this.map.set(key, { value, weight });
-    this.weight += weight;
-    while (this.weight > this.maxWeight && this.map.size > 1) {
-      const [oldest, entry] = this.map.entries().next().value!;
-      this.map.delete(oldest);
-      this.weight -= entry.weight;
-    }
-  }
-
-  delete(key: string): void {
-    const old = this.map.get(key);
-    if (old === undefined) return;
-    this.weight -= old.weight;
-    this.map.delete(key);
-  }
-}
 
 function broken(what: string): ApiError {
   return new ApiError('SERVER_ERROR', `The search index file ${what} is missing or malformed: rebuild the output`);
