@@ -17,6 +17,19 @@
  *   (3) stars, (4) recency, then id — (3), (4) and id are the document number itself.
  *   `rankKey` packs (1) and (2) into one integer and `score` adds a fraction from the document
  *   number, so sorting by score is exactly that order.
+ *
+ * Shared caches. The reader (index-reader.ts) keeps per-clause arrays between queries and between
+ * the concurrent requests of one engine; everything here relies on these invariants:
+ * - A clause state (`clauseState`, one byte per document, keyed by the clause as written) is a
+ *   function of the clause and the index only, never of the query around it, its filters or its
+ *   page: evaluation reads it and must never clear or narrow it for one query. The one write
+ *   allowed is a phrase's verification result (`select`), which holds for any query.
+ * - A phrase's verification bytes (`phraseMatches`) only ever go from unknown to `VERIFIED` plus
+ *   the fields found; a document once verified is never re-checked nor changed.
+ * - The arrays are sized by the document count of the index that made them; a reader serves one
+ *   index, and an array of another length is remade, never reused.
+ * - Every write is idempotent: two requests verifying the same phrase at once (their position
+ *   loads interleave) write the same bytes for the same documents, so neither can spoil the other.
  */
 import type { PositionTable, Postings } from './codec.ts';
 import { POSITION_STREAMS, type PositionStream } from './format.ts';
