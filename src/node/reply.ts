@@ -73,6 +73,13 @@ export async function send(req: IncomingMessage, res: ServerResponse, reply: Rep
     headers['content-encoding'] === undefined &&
     COMPRESSIBLE.test(headers['content-type'] ?? '') &&
     acceptsGzip(req.headers['accept-encoding']);
+  // A 304 names the representation the client holds: the gzip one's weak ETag when that is
+  // what it sent back (the 200 it stands for would have been compressed).
+  const etag = headers['etag'];
+  if (reply.status === 304 && etag !== undefined && !etag.startsWith('W/') && acceptsGzip(req.headers['accept-encoding'])) {
+    const held = String(req.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim());
+    if (held.includes(`W/${etag}`)) headers['etag'] = `W/${etag}`;
+  }
   if (compress) {
     headers['content-encoding'] = 'gzip';
     delete headers['content-length'];
