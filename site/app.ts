@@ -12,22 +12,11 @@ import { apiFetch, ready } from '../src/page-api.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import type { Category, CategoryDetail, Pagination, SearchResponse, SkillContent, SkillDetail, SkillListResponse, SkillStats, SkillSummary, Suggestion } from '../src/schemas.ts';
 import { starChart } from './chart.ts';
+import { CATALOGS, LOCALES, counted, isLocale, localeFor, type Locale, type Messages } from './i18n.ts';
+import { categoryIcon } from './icons.ts';
 import { append, h, renderHighlight, renderMarkdown } from './render.ts';
 
-const LOCALES: ReadonlyArray<[string, string]> = [
-  ['en', 'English'],
-  ['de', 'Deutsch'],
-  ['fr', 'Français'],
-  ['ja', '日本語'],
-  ['ko', '한국어'],
-  ['zh-TW', '繁體中文'],
-];
 const PLATFORM_NAMES: Readonly<Record<string, string>> = { 'claude-code': 'Claude Code', codex: 'Codex', chatgpt: 'ChatGPT' };
-const SORT_LABELS: ReadonlyArray<[string, string]> = [
-  ['stars', 'Stars'],
-  ['updated', 'Recently updated'],
-  ['name', 'Name'],
-];
 /** Query parameters of the list endpoints that the page keeps in its own URL. */
 const LIST_PARAMS = ['category', 'platform', 'sort', 'order', 'page'];
 const SEARCH_PARAMS = ['q', 'category', 'platform', 'minStars', 'page'];
@@ -45,7 +34,9 @@ class ApiFailure extends Error {
 
 const main = document.getElementById('view') as HTMLElement;
 const localeSelect = document.getElementById('locale') as HTMLSelectElement;
-let locale = readStoredLocale();
+let locale: Locale = initialLocale();
+/** The page's text in the current locale (site/i18n.ts). */
+let t: Messages = CATALOGS[locale];
 let generation = 0;
 const categoriesByLocale = new Map<string, Promise<Category[]>>();
 let platformIds: Promise<string[]> | undefined;
@@ -109,15 +100,19 @@ async function categoryNames(): Promise<Map<string, string>> {
 
 // ---------------------------------------------------------------- formatting
 
-function readStoredLocale(): string {
+/** The locale chosen earlier on this browser, else the one closest to the browser's languages. */
+function initialLocale(): Locale {
   try {
     const stored = localStorage.getItem('locale');
-    if (stored !== null && LOCALES.some(([code]) => code === stored)) return stored;
+    if (isLocale(stored)) return stored;
   } catch {
-    // Storage can be blocked; English it is.
+    // Storage can be blocked: the browser's languages decide.
   }
-  return 'en';
+  return localeFor(navigator.languages ?? [navigator.language]);
 }
+
+/** `n` things in the current locale (plural rules and digits from Intl). */
+const count = (n: number, message: Parameters<typeof counted>[2]): string => counted(locale, n, message);
 
 const number = (n: number): string => new Intl.NumberFormat(locale).format(n);
 const compact = (n: number): string => new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }).format(n);
@@ -134,6 +129,12 @@ function badge(key: string, label: string, extra = ''): HTMLElement {
   for (const c of key) hash = (hash * 31 + c.codePointAt(0)!) % 360;
   const initial = Array.from(label.trim())[0]?.toUpperCase() ?? '?';
   return h('span', { class: `badge ${extra}`.trim(), style: `--hue:${hash}`, 'aria-hidden': 'true' }, initial);
+}
+
+/** A count badge, labelled for screen readers and on hover ("12 skills", not just "12"). */
+function countPill(n: number): HTMLElement {
+  const label = count(n, t.skillCount);
+  return h('span', { class: 'count-pill', title: label, 'aria-label': label }, number(n));
 }
 
 // ---------------------------------------------------------------- routing
@@ -169,7 +170,7 @@ async function render(): Promise<void> {
   const { path, params } = currentRoute();
   const [head, a, b, ...rest] = path;
   const view = h('div', { class: 'view', 'aria-busy': 'true' });
-  main.replaceChildren(h('p', { class: 'loading' }, 'Loading…'));
+  main.replaceChildren(h('p', { class: 'loading' }, t.loading));
   markNav(head === 'categories' ? 'categories' : head === 'search' ? 'search' : 'skills');
   if (head !== 'search') syncSearchBox('');
   try {
@@ -205,23 +206,14 @@ function markNav(current: string): void {
   }
 }
 
-/** What a reader is told for each kind of failure: a title and a sentence, never raw API output. */
-const FAILURES: Record<string, [title: string, text: string]> = {
-  NOT_FOUND: ['Not found', 'There is nothing at this address: the skill or page may have moved or never existed.'],
-  INVALID_QUERY: ['Search for a little more', 'Give at least two characters, and at least one word that is not a wildcard or a common word like "the".'],
-  QUERY_TOO_LONG: ['That search is too long', 'Keep it under 200 characters.'],
-  INVALID_SYNTAX: ['That search could not be read', 'Check the quotes and field names: "a phrase", name:word, description:word, -word, prefix*.'],
-  INVALID_PARAMS: ['That address has a mistake', 'One of its settings is not one this directory knows.'],
-  RATE_LIMITED: ['Too many requests', 'Wait a moment, then try again.'],
-};
-
 /**
  * A friendly view of a failure: a title, a sentence, a way back, and (when given) a search for
  * `suggestion`. The code stays on the element (`data-code`) for tools and tests.
  */
 function errorBox(error: unknown, suggestion?: string): HTMLElement {
   const failure = error instanceof ApiFailure ? error : new ApiFailure(0, 'ERROR', String(error));
-  const [title, text] = FAILURES[failure.code] ?? ['Something went wrong', 'The directory could not answer just now. Try again in a moment.'];
+  // What a reader is told for each kind of failure: a title and a sentence, never raw API output.
+  const [title, text] = t.failures[failure.code] ?? t.failures['DEFAULT']!;
   return h(
     'div',
     { class: 'error', role: 'alert', 'data-code': failure.code },
@@ -230,8 +222,8 @@ function errorBox(error: unknown, suggestion?: string): HTMLElement {
     h(
       'p',
       { class: 'error-actions' },
-      h('a', { href: '#/' }, 'Browse all skills'),
-      suggestion === undefined || suggestion.trim().length < 2 ? null : h('span', null, ' · ', h('a', { href: withQuery('#/search', { q: suggestion }) }, `Search for “${suggestion}”`)),
+      h('a', { href: '#/' }, t.browseAll),
+      suggestion === undefined || suggestion.trim().length < 2 ? null : h('span', null, ' · ', h('a', { href: withQuery('#/search', { q: suggestion }) }, t.searchFor(suggestion))),
     ),
   );
 }
@@ -248,7 +240,7 @@ function select(name: string, label: string, value: string, options: ReadonlyArr
 }
 
 /** The filter bar of a list: category, platform, sort and order; a change resets the page. */
-async function listControls(params: URLSearchParams, navigate: (next: URLSearchParams) => void, categoryLabel = 'Category'): Promise<HTMLElement> {
+async function listControls(params: URLSearchParams, navigate: (next: URLSearchParams) => void, categoryLabel = t.category): Promise<HTMLElement> {
   const [cats, ids] = await Promise.all([categories().catch(() => []), platforms()]);
   const change = (key: string) => (value: string) => {
     const next = new URLSearchParams(params);
@@ -257,7 +249,7 @@ async function listControls(params: URLSearchParams, navigate: (next: URLSearchP
     next.delete('page');
     navigate(next);
   };
-  const categoryOptions: Array<[string, string]> = [['', 'All']];
+  const categoryOptions: Array<[string, string]> = [['', t.all]];
   for (const category of cats) {
     categoryOptions.push([category.slug, category.name]);
     for (const sub of category.subcategories) categoryOptions.push([sub.slug, `\u00a0\u00a0\u00a0${sub.name}`]);
@@ -267,9 +259,9 @@ async function listControls(params: URLSearchParams, navigate: (next: URLSearchP
     'div',
     { class: 'filters' },
     select('category', categoryLabel, params.get('category') ?? '', categoryOptions, change('category')),
-    select('platform', 'Platform', params.get('platform') ?? '', [['', 'All'], ...ids.map((id): [string, string] => [id, platformName(id)])], change('platform')),
-    select('sort', 'Sort by', sort, SORT_LABELS, change('sort')),
-    select('order', 'Order', params.get('order') ?? 'desc', [['desc', 'Descending'], ['asc', 'Ascending']], change('order')),
+    select('platform', t.platform, params.get('platform') ?? '', [['', t.all], ...ids.map((id): [string, string] => [id, platformName(id)])], change('platform')),
+    select('sort', t.sortBy, sort, [['stars', t.sortStars], ['updated', t.sortUpdated], ['name', t.sortName]], change('sort')),
+    select('order', t.order, params.get('order') ?? 'desc', [['desc', t.descending], ['asc', t.ascending]], change('order')),
   );
 }
 
@@ -280,10 +272,10 @@ function pager(pagination: Pagination, hrefFor: (page: number) => string): HTMLE
     target >= 1 && target <= totalPages ? h('a', { href: hrefFor(target), rel, class: 'button' }, text) : h('span', { class: 'button', 'aria-disabled': 'true' }, text);
   return h(
     'nav',
-    { class: 'pager', 'aria-label': 'Pages' },
-    link(page - 1, '‹ Previous', 'prev'),
-    h('span', { class: 'page-of' }, `Page ${number(page)} of ${number(Math.max(totalPages, 1))}`),
-    link(page + 1, 'Next ›', 'next'),
+    { class: 'pager', 'aria-label': t.pages },
+    link(page - 1, t.previous, 'prev'),
+    h('span', { class: 'page-of' }, t.pageOf(number(page), number(Math.max(totalPages, 1)))),
+    link(page + 1, t.next, 'next'),
   );
 }
 
@@ -295,14 +287,14 @@ function skillCard(skill: SkillSummary, names: Map<string, string>): HTMLElement
   return h(
     'li',
     { class: 'card' },
-    h('div', { class: 'card-head' }, h('h3', null, h('a', { href: skillHref(skill), class: 'stretched' }, skill.name)), h('span', { class: 'stars', title: `${number(skill.stars)} stars` }, `★ ${compact(skill.stars)}`)),
+    h('div', { class: 'card-head' }, h('h3', null, h('a', { href: skillHref(skill), class: 'stretched' }, skill.name)), h('span', { class: 'stars', title: count(skill.stars, t.starCount), 'aria-label': count(skill.stars, t.starCount) }, `★ ${compact(skill.stars)}`)),
     h('p', { class: 'id' }, skill.id),
     h('p', { class: 'desc' }, skill.description),
     h(
       'p',
       { class: 'meta' },
-      h('span', null, `${compact(skill.forks)} forks`),
-      h('span', null, `Updated ${date(skill.updatedAt)}`),
+      h('span', null, count(skill.forks, t.forkCount)),
+      h('span', null, t.updatedOn(date(skill.updatedAt))),
       h('span', null, skill.platforms.map(platformName).join(' · ')),
     ),
     chips(skill.categories, names),
@@ -311,8 +303,8 @@ function skillCard(skill: SkillSummary, names: Map<string, string>): HTMLElement
 
 function skillList(body: SkillListResponse, names: Map<string, string>, hrefFor: (page: number) => string): HTMLElement[] {
   const { total } = body.pagination;
-  const nodes: HTMLElement[] = [h('p', { class: 'result-count' }, `${number(total)} ${total === 1 ? 'skill' : 'skills'}`)];
-  nodes.push(body.data.length === 0 ? h('p', { class: 'empty' }, 'No skills match these filters.') : h('ol', { class: 'cards' }, ...body.data.map((s) => skillCard(s, names))));
+  const nodes: HTMLElement[] = [h('p', { class: 'result-count' }, count(total, t.skillCount))];
+  nodes.push(body.data.length === 0 ? h('p', { class: 'empty' }, t.noSkills) : h('ol', { class: 'cards' }, ...body.data.map((s) => skillCard(s, names))));
   const nav = pager(body.pagination, hrefFor);
   if (nav !== null) nodes.push(nav);
   return nodes;
@@ -321,7 +313,7 @@ function skillList(body: SkillListResponse, names: Map<string, string>, hrefFor:
 // ---------------------------------------------------------------- views
 
 async function listView(view: HTMLElement, params: URLSearchParams): Promise<void> {
-  document.title = 'Skills Directory';
+  document.title = t.brand;
   const query = pick(params, LIST_PARAMS);
   const [body, names, controls] = await Promise.all([
     get<SkillListResponse>(withQuery('skills', query)),
@@ -329,7 +321,7 @@ async function listView(view: HTMLElement, params: URLSearchParams): Promise<voi
     listControls(params, (next) => go(withQuery('#/skills', pick(next, LIST_PARAMS)))),
   ]);
   append(view, [
-    h('div', { class: 'view-head' }, h('h1', null, 'Skills'), h('p', { class: 'lede' }, 'A directory of reusable agent skills. Filter, sort, or search by name and content.')),
+    h('div', { class: 'view-head' }, h('h1', null, t.skillsTitle), h('p', { class: 'lede' }, t.skillsLede)),
     controls,
     ...skillList(body, names, (page) => withQuery('#/skills', { ...query, page: String(page) })),
   ]);
@@ -337,27 +329,27 @@ async function listView(view: HTMLElement, params: URLSearchParams): Promise<voi
 
 async function searchView(view: HTMLElement, params: URLSearchParams): Promise<void> {
   const q = params.get('q') ?? '';
-  document.title = q === '' ? 'Search · Skills Directory' : `${q} · Search · Skills Directory`;
+  document.title = q === '' ? `${t.search} · ${t.brand}` : `${q} · ${t.search} · ${t.brand}`;
   syncSearchBox(q);
   const help = h(
     'details',
     { class: 'syntax' },
-    h('summary', null, 'Search syntax'),
+    h('summary', null, t.searchSyntax),
     h(
       'dl',
       null,
       ...[
-        ['pdf tables', 'every term must match (name, description or content)'],
-        ['"merge request"', 'exact phrase'],
-        ['name:docker', 'term in one field: name, description or content'],
-        ['-kubernetes', 'exclude skills containing the term'],
-        ['kube*', 'prefix match'],
+        ['pdf tables', t.syntaxAll],
+        ['"merge request"', t.syntaxPhrase],
+        ['name:docker', t.syntaxField],
+        ['-kubernetes', t.syntaxExclude],
+        ['kube*', t.syntaxPrefix],
       ].flatMap(([form, meaning]) => [h('dt', null, h('code', null, form!)), h('dd', null, meaning!)]),
     ),
   );
-  const head = h('div', { class: 'view-head' }, h('h1', null, q === '' ? 'Search' : 'Search results'));
+  const head = h('div', { class: 'view-head' }, h('h1', null, q === '' ? t.search : t.searchResults));
   if (q === '') {
-    append(view, [head, h('p', { class: 'lede' }, 'Type in the search box above.'), help]);
+    append(view, [head, h('p', { class: 'lede' }, t.typeAbove), help]);
     return;
   }
   const query = pick(params, SEARCH_PARAMS);
@@ -377,12 +369,12 @@ async function searchView(view: HTMLElement, params: URLSearchParams): Promise<v
     h(
       'p',
       { class: 'result-count' },
-      `${number(total)} ${total === 1 ? 'result' : 'results'} for `,
+      `${count(total, t.resultsFor)} `,
       h('code', { class: 'query' }, body.meta.query),
       ` · ${body.meta.took < 10 ? body.meta.took.toFixed(1) : Math.round(body.meta.took)} ms`,
     ),
     body.data.length === 0
-      ? h('p', { class: 'empty' }, 'Nothing found. Try fewer terms or a prefix such as ', h('code', null, 'deploy*'), '.')
+      ? h('p', { class: 'empty' }, `${t.nothingFound} `, h('code', null, 'deploy*'))
       : h(
           'ol',
           { class: 'results' },
@@ -394,7 +386,7 @@ async function searchView(view: HTMLElement, params: URLSearchParams): Promise<v
                 'div',
                 { class: 'card-head' },
                 h('h3', null, h('a', { href: skillHref(result), class: 'stretched' }, result.highlights?.name !== undefined ? renderHighlight(result.highlights.name) : result.name)),
-                h('span', { class: 'stars' }, `★ ${compact(result.stars)}`),
+                h('span', { class: 'stars', title: count(result.stars, t.starCount), 'aria-label': count(result.stars, t.starCount) }, `★ ${compact(result.stars)}`),
               ),
               // The score orders the results; it means nothing to a reader, so the page leaves it to the API.
               h('p', { class: 'id' }, result.id),
@@ -418,15 +410,15 @@ async function searchControls(params: URLSearchParams, navigate: (next: URLSearc
     next.delete('page');
     navigate(next);
   };
-  bar.append(select('minStars', 'Stars', params.get('minStars') ?? '', [['', 'Any'], ['10', '≥ 10'], ['100', '≥ 100'], ['1000', '≥ 1,000'], ['5000', '≥ 5,000']], change));
+  bar.append(select('minStars', t.minStars, params.get('minStars') ?? '', [['', t.any], ...[10, 100, 1000, 5000].map((n): [string, string] => [String(n), `≥ ${number(n)}`])], change));
   return bar;
 }
 
 async function categoriesView(view: HTMLElement): Promise<void> {
-  document.title = 'Categories · Skills Directory';
+  document.title = `${t.categoriesTitle} · ${t.brand}`;
   const list = await categories();
   append(view, [
-    h('div', { class: 'view-head' }, h('h1', null, 'Categories'), h('p', { class: 'lede' }, `${number(list.length)} categories. Names follow the language chosen at the top.`)),
+    h('div', { class: 'view-head' }, h('h1', null, t.categoriesTitle), h('p', { class: 'lede' }, count(list.length, t.categoriesLede))),
     h(
       'ul',
       { class: 'category-grid' },
@@ -434,7 +426,13 @@ async function categoriesView(view: HTMLElement): Promise<void> {
         h(
           'li',
           { class: 'card category' },
-          h('div', { class: 'card-head' }, badge(category.slug, category.name), h('h3', null, h('a', { href: `#/categories/${category.slug}`, class: 'stretched' }, category.name)), h('span', { class: 'count-pill' }, number(category.skillCount))),
+          h(
+            'div',
+            { class: 'card-head' },
+            categoryIcon(category.icon) ?? badge(category.slug, category.name),
+            h('h3', null, h('a', { href: `#/categories/${category.slug}`, class: 'stretched' }, category.name)),
+            countPill(category.skillCount),
+          ),
           h('p', { class: 'desc' }, category.description),
           category.subcategories.length === 0
             ? null
@@ -447,8 +445,8 @@ async function categoriesView(view: HTMLElement): Promise<void> {
                     'li',
                     null,
                     sub.skillCount === 0
-                      ? h('span', { class: 'chip empty', title: 'no skills yet' }, sub.name)
-                      : h('a', { class: 'chip', href: withQuery(`#/categories/${category.slug}`, { category: sub.slug }), 'aria-label': `${sub.name}, ${number(sub.skillCount)} skills` }, `${sub.name} ${number(sub.skillCount)}`),
+                      ? h('span', { class: 'chip empty', title: t.noSkillsYet }, sub.name)
+                      : h('a', { class: 'chip', href: withQuery(`#/categories/${category.slug}`, { category: sub.slug }), 'aria-label': `${sub.name}, ${count(sub.skillCount, t.skillCount)}` }, `${sub.name} ${number(sub.skillCount)}`),
                   ),
                 ),
               ),
@@ -465,30 +463,30 @@ async function categoryView(view: HTMLElement, slug: string, params: URLSearchPa
     get<{ data: CategoryDetail }>(withQuery(path, { locale })),
     get<SkillListResponse>(withQuery(`${path}/skills`, query)),
     categoryNames(),
-    listControls(params, (next) => go(withQuery(`#/categories/${slug}`, pick(next, LIST_PARAMS))), 'Subcategory'),
+    listControls(params, (next) => go(withQuery(`#/categories/${slug}`, pick(next, LIST_PARAMS))), t.subcategory),
   ]);
   const category = detail.data;
-  document.title = `${category.name} · Skills Directory`;
+  document.title = `${category.name} · ${t.brand}`;
   // The subcategory filter offers this category's subcategories only.
   const subSelect = controls.querySelector<HTMLSelectElement>('select[name="category"]')!;
   const current = params.get('category') ?? '';
   subSelect.replaceChildren(
-    h('option', { value: '' }, 'All'),
+    h('option', { value: '' }, t.all),
     ...category.subcategories.map((sub) => h('option', { value: sub.slug, selected: sub.slug === current }, sub.name)),
   );
   if (category.subcategories.length === 0) subSelect.closest('label')?.remove();
   append(view, [
-    h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/categories' }, 'Categories'), ' / ', category.name),
-    h('div', { class: 'view-head category-head' }, badge(category.slug, category.name, 'large'), h('div', null, h('h1', null, category.name), h('p', { class: 'lede' }, category.description))),
+    h('nav', { class: 'crumbs', 'aria-label': t.breadcrumb }, h('a', { href: '#/categories' }, t.navCategories), ' / ', category.name),
+    h('div', { class: 'view-head category-head' }, categoryIcon(category.icon, 'large') ?? badge(category.slug, category.name, 'large'), h('div', null, h('h1', null, category.name), h('p', { class: 'lede' }, category.description))),
     category.topSkills.length === 0
       ? null
       : h(
           'section',
           { class: 'top-skills' },
-          h('h2', null, 'Most starred'),
-          h('ol', null, ...category.topSkills.map((s) => h('li', null, h('a', { href: skillHref(s) }, s.name), h('span', { class: 'stars' }, ` ★ ${compact(s.stars)}`)))),
+          h('h2', null, t.mostStarred),
+          h('ol', null, ...category.topSkills.map((s) => h('li', null, h('a', { href: skillHref(s) }, s.name), h('span', { class: 'stars', title: count(s.stars, t.starCount) }, ` ★ ${compact(s.stars)}`)))),
         ),
-    h('h2', null, 'All skills'),
+    h('h2', null, t.allSkills),
     controls,
     ...skillList(body, names, (page) => withQuery(`#/categories/${slug}`, { ...query, page: String(page) })),
   ]);
@@ -503,10 +501,10 @@ async function detailView(view: HTMLElement, owner: string, repo: string): Promi
     categoryNames(),
   ]);
   const skill = detailBody.data;
-  document.title = `${skill.name} · Skills Directory`;
+  document.title = `${skill.name} · ${t.brand}`;
 
   const rendered = h('article', { class: 'markdown' }, renderMarkdown(skill.content));
-  const raw = h('pre', { class: 'raw', hidden: true }, content?.content ?? skill.content);
+  const raw = h('pre', { class: 'raw', hidden: true, tabindex: '0' }, content?.content ?? skill.content);
   const tab = (label: string, show: HTMLElement, hide: HTMLElement): HTMLButtonElement => {
     const button = h('button', {
       type: 'button',
@@ -522,13 +520,13 @@ async function detailView(view: HTMLElement, owner: string, repo: string): Promi
   };
 
   append(view, [
-    h('nav', { class: 'crumbs', 'aria-label': 'Breadcrumb' }, h('a', { href: '#/' }, 'Skills'), ' / ', skill.owner, ' / ', skill.repo),
+    h('nav', { class: 'crumbs', 'aria-label': t.breadcrumb }, h('a', { href: '#/' }, t.navSkills), ' / ', skill.owner, ' / ', skill.repo),
     h(
       'header',
       { class: 'detail-head' },
       avatar(skill.author),
-      h('div', { class: 'title' }, h('h1', null, skill.name), h('p', { class: 'id' }, `${skill.id} · by ${skill.author.name}`)),
-      h('div', { class: 'big-stars', title: `${number(skill.stars)} stars` }, h('span', { class: 'star' }, '★'), ` ${number(skill.stars)}`),
+      h('div', { class: 'title' }, h('h1', null, skill.name), h('p', { class: 'id' }, `${skill.id} · ${t.byAuthor(skill.author.name)}`)),
+      h('div', { class: 'big-stars', title: count(skill.stars, t.starCount), 'aria-label': count(skill.stars, t.starCount) }, h('span', { class: 'star', 'aria-hidden': 'true' }, '★'), ` ${number(skill.stars)}`),
     ),
     h('p', { class: 'lede' }, skill.description),
     h(
@@ -537,11 +535,11 @@ async function detailView(view: HTMLElement, owner: string, repo: string): Promi
       h(
         'div',
         { class: 'detail-main' },
-        h('section', { class: 'panel install' }, h('h2', null, 'Install'), ...Object.entries(skill.installCommands).map(([platform, command]) => installRow(platform, command))),
+        h('section', { class: 'panel install' }, h('h2', null, t.install), ...Object.entries(skill.installCommands).map(([platform, command]) => installRow(platform, command))),
         h(
           'section',
           { class: 'panel readme' },
-          h('div', { class: 'panel-head' }, h('h2', null, 'SKILL.md'), h('div', { class: 'tabs', role: 'tablist' }, tab('Rendered', rendered, raw), tab('Raw', raw, rendered))),
+          h('div', { class: 'panel-head' }, h('h2', null, 'SKILL.md'), h('div', { class: 'tabs', role: 'tablist' }, tab(t.rendered, rendered, raw), tab(t.raw, raw, rendered))),
           rendered,
           raw,
           content === null ? null : h('p', { class: 'fineprint' }, `${bytes(content.size)} · sha256 ${content.sha.slice(0, 12)}…`),
@@ -553,19 +551,19 @@ async function detailView(view: HTMLElement, owner: string, repo: string): Promi
         h(
           'section',
           { class: 'panel facts' },
-          h('h2', null, 'About'),
+          h('h2', null, t.about),
           h(
             'dl',
             null,
-            ...fact('Stars', number(skill.stars)),
-            ...fact('Forks', number(skill.forks)),
-            ...fact('Watchers', number(skill.watchers)),
-            ...fact('Open issues', number(skill.openIssues)),
-            ...fact('License', skill.license),
-            ...fact('Created', date(skill.createdAt)),
-            ...fact('Updated', date(skill.updatedAt)),
-            ...fact('Last push', date(skill.pushedAt)),
-            ...fact('Platforms', skill.platforms.map(platformName).join(', ')),
+            ...fact(t.stars, number(skill.stars)),
+            ...fact(t.forks, number(skill.forks)),
+            ...fact(t.watchers, number(skill.watchers)),
+            ...fact(t.openIssues, number(skill.openIssues)),
+            ...fact(t.license, skill.license),
+            ...fact(t.created, date(skill.createdAt)),
+            ...fact(t.updated, date(skill.updatedAt)),
+            ...fact(t.lastPush, date(skill.pushedAt)),
+            ...fact(t.platforms, skill.platforms.map(platformName).join(', ')),
           ),
           chips(skill.categories, names),
         ),
@@ -584,23 +582,23 @@ function sourcePanel(source: NonNullable<SkillDetail['source']>): HTMLElement {
   return h(
     'section',
     { class: 'panel source' },
-    h('h2', null, 'Source'),
+    h('h2', null, t.source),
     h(
       'dl',
       null,
-      h('dt', null, 'Repository'),
+      h('dt', null, t.repository),
       h('dd', null, web ? h('a', { href: source.repository, rel: 'noopener nofollow' }, source.repository.replace(/^https?:\/\/(www\.)?/, '')) : source.repository),
-      h('dt', null, 'Folder'),
+      h('dt', null, t.folder),
       h('dd', null, tree === undefined ? h('code', null, source.path) : h('a', { href: tree, rel: 'noopener nofollow' }, h('code', null, source.path))),
-      h('dt', null, 'Commit'),
+      h('dt', null, t.commit),
       h('dd', null, h('code', { title: source.commit }, source.commit.slice(0, 12))),
-      ...(source.plugin === undefined ? [] : [h('dt', null, 'Plugin'), h('dd', null, `${source.plugin.name}@${source.plugin.marketplace}`)]),
+      ...(source.plugin === undefined ? [] : [h('dt', null, t.plugin), h('dd', null, `${source.plugin.name}@${source.plugin.marketplace}`)]),
     ),
   );
 }
 
 /** Profile names as people know them. */
-const PROFILE_NAMES: Record<string, string> = { agentskills: 'Agent Skills spec', 'claude-code': 'Claude Code', 'claude-ai': 'claude.ai upload', codex: 'Codex' };
+const profileName = (profile: string): string => ({ agentskills: t.profileSpec, 'claude-code': 'Claude Code', 'claude-ai': t.profileUpload, codex: 'Codex' })[profile] ?? profile;
 
 /** The text of an HTML-escaped excerpt (shown as text, never parsed as markup). */
 function unescapeExcerpt(text: string): string {
@@ -611,27 +609,27 @@ function unescapeExcerpt(text: string): string {
 function checksPanel(checks: NonNullable<SkillDetail['checks']>): HTMLElement {
   const profiles = Object.entries(checks.profiles);
   const serious = checks.flags.filter((f) => f.severity !== 'low');
-  const problems = profiles.flatMap(([profile, result]) => result.problems.map((p) => h('li', null, h('strong', null, PROFILE_NAMES[profile] ?? profile), `: ${p.message}`)));
+  const problems = profiles.flatMap(([profile, result]) => result.problems.map((p) => h('li', null, h('strong', null, profileName(profile)), `: ${p.message}`)));
   return h(
     'section',
     { class: 'panel checks' },
-    h('h2', null, 'Checks'),
+    h('h2', null, t.checks),
     h(
       'ul',
-      { class: 'check-badges', 'aria-label': 'Loads in' },
+      { class: 'check-badges', 'aria-label': t.loadsIn },
       ...profiles.map(([profile, result]) =>
-        h('li', { class: result.pass ? 'pass' : 'review', title: result.pass ? 'passes' : `${result.problems.length} to review` }, `${result.pass ? '✓' : '!'} ${PROFILE_NAMES[profile] ?? profile}`),
+        h('li', { class: result.pass ? 'pass' : 'review', title: result.pass ? t.passes : count(result.problems.length, t.toReview) }, `${result.pass ? '✓' : '!'} ${profileName(profile)}`),
       ),
     ),
-    checks.duplicateOf === undefined ? null : h('p', { class: 'copy-of' }, 'A copy of ', h('a', { href: `#/skills/${checks.duplicateOf}` }, checks.duplicateOf)),
-    checks.similar === undefined ? null : h('p', { class: 'copy-of' }, 'Similar to ', ...checks.similar.flatMap((id, i) => [i > 0 ? ', ' : '', h('a', { href: `#/skills/${id}` }, id)])),
-    h('p', { class: 'flag-count' }, serious.length === 0 ? 'No flag worth a review.' : `${serious.length} flag${serious.length === 1 ? '' : 's'} worth a review.`),
+    checks.duplicateOf === undefined ? null : h('p', { class: 'copy-of' }, `${t.copyOf} `, h('a', { href: `#/skills/${checks.duplicateOf}` }, checks.duplicateOf)),
+    checks.similar === undefined ? null : h('p', { class: 'copy-of' }, `${t.similarTo} `, ...checks.similar.flatMap((id, i) => [i > 0 ? ', ' : '', h('a', { href: `#/skills/${id}` }, id)])),
+    h('p', { class: 'flag-count' }, serious.length === 0 ? t.noFlags : count(serious.length, t.flagsToReview)),
     problems.length === 0 && checks.flags.length === 0
       ? null
       : h(
           'details',
           null,
-          h('summary', null, 'Details'),
+          h('summary', null, t.details),
           problems.length === 0 ? null : h('ul', { class: 'problems' }, ...problems),
           checks.flags.length === 0
             ? null
@@ -639,7 +637,7 @@ function checksPanel(checks: NonNullable<SkillDetail['checks']>): HTMLElement {
                 'ul',
                 { class: 'flags' },
                 ...checks.flags.map((f) =>
-                  h('li', { class: `severity-${f.severity}` }, h('strong', null, f.severity), ` ${f.message}${f.line > 0 ? ` (line ${f.line})` : ''}`, h('code', null, unescapeExcerpt(f.excerpt))),
+                  h('li', { class: `severity-${f.severity}` }, h('strong', null, t.severity[f.severity] ?? f.severity), ` ${f.message}${f.line > 0 ? ` (${t.atLine(number(f.line))})` : ''}`, h('code', null, unescapeExcerpt(f.excerpt))),
                 ),
               ),
         ),
@@ -666,40 +664,45 @@ function avatar(author: SkillDetail['author']): HTMLElement {
 
 function installRow(platform: string, command: string): HTMLElement {
   const code = h('code', null, command);
-  const button = h('button', { type: 'button', class: 'copy', 'aria-label': `Copy the ${platformName(platform)} install command` }, 'Copy');
+  const copy = t.copy;
+  const button = h('button', { type: 'button', class: 'copy', 'aria-label': t.copyCommand(platformName(platform)) }, copy);
+  // Said aloud by screen readers when the copy is done (the button's own text changes too).
+  const status = h('span', { class: 'visually-hidden', role: 'status' });
   button.addEventListener('click', () => {
     const done = (text: string): void => {
       button.textContent = text;
-      setTimeout(() => (button.textContent = 'Copy'), 1500);
+      status.textContent = text;
+      setTimeout(() => (button.textContent = copy), 1500);
     };
-    navigator.clipboard.writeText(command).then(
-      () => done('Copied'),
+    // `navigator.clipboard` is missing outside secure contexts.
+    (navigator.clipboard?.writeText(command) ?? Promise.reject(new Error('no clipboard'))).then(
+      () => done(t.copied),
       () => {
         // No clipboard access (permissions, insecure context): select the text for a manual copy.
         getSelection()?.selectAllChildren(code);
-        done('Press Ctrl+C');
+        done(t.pressCopy);
       },
     );
   });
-  return h('div', { class: 'install-row', 'data-platform': platform }, h('span', { class: 'platform' }, platformName(platform)), code, button);
+  return h('div', { class: 'install-row', 'data-platform': platform }, h('span', { class: 'platform' }, platformName(platform)), h('div', { class: 'command', tabindex: '0', role: 'group', 'aria-label': platformName(platform) }, code), button, status);
 }
 
 function statsPanel(stats: SkillStats): HTMLElement {
   return h(
     'section',
     { class: 'panel stats' },
-    h('h2', null, 'Usage'),
+    h('h2', null, t.usage),
     h(
       'div',
       { class: 'numbers' },
       ...[
-        ['Views', stats.views],
-        ['Installs', stats.installs],
-        ['Favorites', stats.favorites],
+        [t.views, stats.views],
+        [t.installs, stats.installs],
+        [t.favorites, stats.favorites],
       ].map(([label, value]) => h('div', null, h('strong', null, compact(value as number)), h('span', null, label as string))),
     ),
-    h('h3', null, 'Star history'),
-    stats.starHistory.length === 0 ? h('p', { class: 'empty' }, 'No star history recorded.') : starChart(stats.starHistory, compact),
+    h('h3', null, t.starHistory),
+    stats.starHistory.length === 0 ? h('p', { class: 'empty' }, t.noStarHistory) : starChart(stats.starHistory, compact),
   );
 }
 
@@ -811,12 +814,30 @@ function setupSearchBox(): void {
 
 // ---------------------------------------------------------------- start
 
+/** The text of the page's own frame (site/index.html): elements marked `data-i18n="key"` (or `data-i18n-<attribute>`). */
+function translateFrame(): void {
+  document.documentElement.lang = locale;
+  for (const element of document.querySelectorAll<HTMLElement>('[data-i18n]')) {
+    const text = t[element.dataset.i18n as keyof Messages];
+    if (typeof text === 'string') element.textContent = text;
+  }
+  for (const attribute of ['placeholder', 'aria-label', 'title']) {
+    for (const element of document.querySelectorAll<HTMLElement>(`[data-i18n-${attribute}]`)) {
+      const text = t[element.getAttribute(`data-i18n-${attribute}`) as keyof Messages];
+      if (typeof text === 'string') element.setAttribute(attribute, text);
+    }
+  }
+  if (document.getElementById('mode')?.dataset.mode !== undefined) showMode();
+}
+
 function setupLocale(): void {
   localeSelect.replaceChildren(...LOCALES.map(([code, name]) => h('option', { value: code, selected: code === locale, lang: code }, name)));
-  document.documentElement.lang = locale;
+  translateFrame();
   localeSelect.addEventListener('change', () => {
+    if (!isLocale(localeSelect.value)) return;
     locale = localeSelect.value;
-    document.documentElement.lang = locale;
+    t = CATALOGS[locale];
+    translateFrame();
     try {
       localStorage.setItem('locale', locale);
     } catch {
@@ -830,7 +851,7 @@ function showMode(): void {
   const mode = navigator.serviceWorker?.controller ? 'service-worker' : 'page';
   const status = document.getElementById('mode')!;
   status.dataset.mode = mode;
-  status.textContent = mode === 'service-worker' ? 'API answered by the Service Worker' : 'API answered in the page (no Service Worker in control)';
+  status.textContent = mode === 'service-worker' ? t.modeWorker : t.modePage;
 }
 
 setupLocale();

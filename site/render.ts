@@ -55,7 +55,8 @@ function renderBlock(block: Block): Node {
     case 'paragraph':
       return h('p', null, ...block.children.map(renderInline));
     case 'code':
-      return h('pre', null, h('code', { 'data-lang': block.lang || null }, block.text));
+      // Focusable, so a keyboard can scroll a long line sideways (axe: scrollable-region-focusable).
+      return h('pre', { tabindex: '0' }, h('code', { 'data-lang': block.lang || null }, block.text));
     case 'list': {
       const items = block.items.map((item) => {
         // A tight item (one paragraph) is shown without the paragraph margins.
@@ -75,7 +76,7 @@ function renderBlock(block: Block): Node {
         h(tag, { style: block.align[k] ? `text-align:${block.align[k]}` : null }, ...inlines.map(renderInline));
       return h(
         'div',
-        { class: 'table-scroll' },
+        { class: 'table-scroll', tabindex: '0' },
         h(
           'table',
           null,
