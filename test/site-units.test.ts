@@ -1,82 +1,14 @@
 /**
- * The pure parts of the browser side, in Node: which requests the Service Worker answers, the
- * highlight and Markdown parsers of the demo page (whatever they return is rendered with text
- * nodes and a fixed set of elements), the `--base` check and the `_headers` file.
+ * The pure parts of the demo page (site/), in Node: the highlight and Markdown parsers (whatever
+ * they return is rendered with text nodes and a fixed set of elements), the chart's scale, and
+ * the page's languages.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headersFile, normalizeBase } from '../build/site.ts';
 import { niceCeiling } from '../site/chart.ts';
 import { decodeEntities, parseHighlight } from '../site/highlight.ts';
+import { CATALOGS, LOCALES, counted, localeFor } from '../site/i18n.ts';
 import { parseInline, parseMarkdown, type Block, type Inline } from '../site/markdown.ts';
-import { createBrowserHandler, isApiRequest } from '../src/browser-api.ts';
-import { FORMAT_VERSION } from '../src/paths.ts';
-
-const ORIGIN = 'https://user.github.io';
-
-describe('isApiRequest', () => {
-  it.each([
-    ['/api/v1/skills?sort=name', '/', true],
-    ['/api/v1/skills/search?q=pdf', '/', true],
-    ['/api/v1/skills/acme/pdf-kit', '/', true],
-    ['/api/v1/skills/acme/pdf-kit/stats', '/', true],
-    ['/api/v1/categories?locale=de', '/', true],
-    ['/api/v1', '/', true],
-    ['/api/v1/', '/', true],
-    // A repo may end in .json: routed, so the handler answers it.
-    ['/api/v1/skills/acme/notes.json', '/', true],
-    // Unknown paths get the handler's 404 body, as from `npm start`.
-    ['/api/v1/nothing/here', '/', true],
-    // Static files of the tree go to the network (the handler's loader, static clients).
-    ['/api/v1/manifest.json', '/', false],
-    ['/api/v1/skills/acme/pdf-kit/index.json', '/', false],
-    ['/api/v1/skills/_list/all/stars-desc/1.json', '/', false],
-    ['/api/v1/skills/_search/r.0123abcd.json', '/', false],
-    ['/api/v1/categories/index.de.json', '/', false],
-    // Not the API.
-    ['/', '/', false],
-    ['/index.html', '/', false],
-    ['/sw.js', '/', false],
-    ['/api/v10/skills', '/', false],
-    ['/api/v1x', '/', false],
-    // Under a sub-path.
-    ['/repo/api/v1/skills?page=2', '/repo/', true],
-    ['/repo/api/v1/manifest.json', '/repo/', false],
-    ['/api/v1/skills', '/repo/', false],
-    ['/other/api/v1/skills', '/repo/', false],
-  ])('%s under base %s → %s', (path, base, expected) => {
-    expect(isApiRequest(new URL(path, ORIGIN), ORIGIN, base)).toBe(expected);
-  });
-
-  it('never answers another origin', () => {
-    expect(isApiRequest(new URL('https://example.com/api/v1/skills'), ORIGIN, '/')).toBe(false);
-    expect(isApiRequest(new URL('http://user.github.io/api/v1/skills'), ORIGIN, '/')).toBe(false);
-  });
-});
-
-describe('createBrowserHandler', () => {
-  it('answers under the path of the site URL and always revalidates the manifest, only the manifest', async () => {
-    const files: Record<string, unknown> = {
-      '/repo/api/v1/manifest.json': { format: FORMAT_VERSION, pageSize: 20, skillCount: 0, locales: ['en'], categories: [], platforms: [], lists: { all: 0 } },
-      '/repo/api/v1/categories/index.json': { data: [] },
-    };
-    const calls: Array<[string, RequestCache | undefined]> = [];
-    const fakeFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = new URL(String(input));
-      calls.push([url.pathname, init?.cache]);
-      const body = files[url.pathname];
-      return body === undefined ? new Response('not found', { status: 404 }) : Response.json(body);
-    }) as typeof fetch;
-    const handle = createBrowserHandler(`${ORIGIN}/repo/`, fakeFetch);
-    const response = await handle(new Request(`${ORIGIN}/repo/api/v1/categories`));
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ data: [] });
-    expect(calls).toEqual([
-      ['/repo/api/v1/manifest.json', 'no-cache'],
-      ['/repo/api/v1/categories/index.json', undefined],
-    ]);
-  });
-});
 
 describe('parseHighlight', () => {
   it.each([
@@ -476,88 +408,36 @@ describe('niceCeiling', () => {
   });
 });
 
-describe('normalizeBase', () => {
-  it.each([
-    ['/', '/'],
-    ['', '/'],
-    ['repo', '/repo/'],
-    ['/repo', '/repo/'],
-    ['/repo/', '/repo/'],
-    ['//a/b//', '/a/b/'],
-  ])('%j → %j', (input, output) => {
-    expect(normalizeBase(input)).toBe(output);
+describe('the page in six languages', () => {
+  it.each<[string[], string]>([
+    [['ja-JP', 'en'], 'ja'],
+    [['de-AT'], 'de'],
+    [['fr-CA', 'de'], 'fr'],
+    [['zh-Hant-HK'], 'zh-TW'],
+    [['zh-HK'], 'zh-TW'],
+    [['zh-CN', 'ko-KR'], 'ko'],
+    [['pt-BR'], 'en'],
+    [['not a tag', 'KO'], 'ko'],
+    [[], 'en'],
+  ])('browser languages %j → %s', (languages, expected) => {
+    expect(localeFor(languages)).toBe(expected);
   });
 
-  it.each(['/a b/', '/../', '/a/./b/', '/"/', '/<script>/', '/a?b/', '/a#b/', '/%2e%2e/'])('rejects %j', (input) => {
-    expect(() => normalizeBase(input)).toThrow(/--base must be a URL path/);
-  });
-});
-
-describe('headersFile', () => {
-  it('sets CORS on the API, immutable on the hashed search files, a short cache elsewhere, under the base', () => {
-    expect(headersFile('/repo/', ['app.js', 'index.html'])).toMatchInlineSnapshot(`
-      "# Written by the build (build/site.ts) for Netlify and Cloudflare Pages; other hosts ignore it.
-
-      /repo/api/v1/*
-        Access-Control-Allow-Origin: *
-        X-Content-Type-Options: nosniff
-
-      /repo/api/v1/skills/_search/*
-        Cache-Control: public, max-age=31536000, immutable
-
-      /repo/api/v1/manifest.json
-        Cache-Control: public, max-age=300
-
-      /repo/api/v1/categories/*
-        Cache-Control: public, max-age=300
-
-      /repo/api/v1/skills/_list/*
-        Cache-Control: public, max-age=300
-
-      /repo/api/v1/skills/:owner/:repo/index.json
-        Cache-Control: public, max-age=300
-
-      /repo/api/v1/skills/:owner/:repo/content.json
-        Cache-Control: public, max-age=300
-
-      /repo/api/v1/skills/:owner/:repo/stats.json
-        Cache-Control: public, max-age=300
-
-      /repo/
-        Cache-Control: public, max-age=300
-
-      /repo/app.js
-        Cache-Control: public, max-age=300
-
-      /repo/index.html
-        Cache-Control: public, max-age=300
-      "
-    `);
-  });
-
-  it('never lets two Cache-Control rules match one path (hosts would join them with a comma)', () => {
-    // The rules as patterns: `:name` one segment, `*` anything (Netlify and Cloudflare semantics).
-    const rules = headersFile('/', ['app.js', 'index.html', 'sw.js'])
-      .split('\n\n')
-      .filter((block) => block.includes('Cache-Control'))
-      .map((block) => block.split('\n')[0]!)
-      .map((path) => new RegExp(`^${path.replace(/[.]/g, '\\.').replace(/:[a-z]+/g, '[^/]+').replace(/\*/g, '.*')}$`));
-    const paths = [
-      '/',
-      '/index.html',
-      '/app.js',
-      '/sw.js',
-      '/api/v1/manifest.json',
-      '/api/v1/categories/index.json',
-      '/api/v1/categories/devops/index.de.json',
-      '/api/v1/skills/_list/all/stars-desc/1.json',
-      '/api/v1/skills/_list/category/devops/name-asc/ordinals.json',
-      '/api/v1/skills/acme/pdf-kit/index.json',
-      '/api/v1/skills/acme/pdf-kit/content.json',
-      '/api/v1/skills/acme/pdf-kit/stats.json',
-      '/api/v1/skills/_search/r.0123abcd.json',
-      '/api/v1/skills/_search/d.0123abcd.4.json',
-    ];
-    for (const path of paths) expect(rules.filter((rule) => rule.test(path)), path).toHaveLength(1);
+  it('every catalog has every message, none empty, and the counts follow each language\'s plural rules', () => {
+    const keys = Object.keys(CATALOGS.en).sort();
+    for (const [code] of LOCALES) {
+      const catalog = CATALOGS[code];
+      expect(Object.keys(catalog).sort(), code).toEqual(keys);
+      for (const [key, value] of Object.entries(catalog)) {
+        if (typeof value === 'string') expect(value.trim(), `${code}.${key}`).not.toBe('');
+        if (typeof value === 'object') expect(Object.keys(value).sort(), `${code}.${key}`).toEqual(Object.keys(CATALOGS.en[key as keyof typeof CATALOGS.en] as object).sort());
+      }
+    }
+    expect(counted('en', 1, CATALOGS.en.skillCount)).toBe('1 skill');
+    expect(counted('en', 1200, CATALOGS.en.skillCount)).toBe('1,200 skills');
+    expect(counted('de', 1200, CATALOGS.de.skillCount)).toBe('1.200 Skills');
+    // French counts 0 and 1 as singular.
+    expect(counted('fr', 0, CATALOGS.fr.resultsFor)).toBe('0 résultat pour');
+    expect(counted('ja', 3, CATALOGS.ja.skillCount)).toBe('3 件のスキル');
   });
 });

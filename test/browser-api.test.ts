@@ -1,0 +1,73 @@
+/**
+ * The Service Worker's side of src/browser-api.ts, in Node: which requests it answers (the API
+ * of its own site, nothing else) and the handler it builds over the site's files.
+ */
+import { describe, expect, it } from 'vitest';
+import { createBrowserHandler, isApiRequest } from '../src/browser-api.ts';
+import { FORMAT_VERSION } from '../src/paths.ts';
+
+const ORIGIN = 'https://user.github.io';
+
+describe('isApiRequest', () => {
+  it.each([
+    ['/api/v1/skills?sort=name', '/', true],
+    ['/api/v1/skills/search?q=pdf', '/', true],
+    ['/api/v1/skills/acme/pdf-kit', '/', true],
+    ['/api/v1/skills/acme/pdf-kit/stats', '/', true],
+    ['/api/v1/categories?locale=de', '/', true],
+    ['/api/v1', '/', true],
+    ['/api/v1/', '/', true],
+    // A repo may end in .json: routed, so the handler answers it.
+    ['/api/v1/skills/acme/notes.json', '/', true],
+    // Unknown paths get the handler's 404 body, as from `npm start`.
+    ['/api/v1/nothing/here', '/', true],
+    // Static files of the tree go to the network (the handler's loader, static clients).
+    ['/api/v1/manifest.json', '/', false],
+    ['/api/v1/skills/acme/pdf-kit/index.json', '/', false],
+    ['/api/v1/skills/_list/all/stars-desc/1.json', '/', false],
+    ['/api/v1/skills/_search/r.0123abcd.json', '/', false],
+    ['/api/v1/categories/index.de.json', '/', false],
+    // Not the API.
+    ['/', '/', false],
+    ['/index.html', '/', false],
+    ['/sw.js', '/', false],
+    ['/api/v10/skills', '/', false],
+    ['/api/v1x', '/', false],
+    // Under a sub-path.
+    ['/repo/api/v1/skills?page=2', '/repo/', true],
+    ['/repo/api/v1/manifest.json', '/repo/', false],
+    ['/api/v1/skills', '/repo/', false],
+    ['/other/api/v1/skills', '/repo/', false],
+  ])('%s under base %s → %s', (path, base, expected) => {
+    expect(isApiRequest(new URL(path, ORIGIN), ORIGIN, base)).toBe(expected);
+  });
+
+  it('never answers another origin', () => {
+    expect(isApiRequest(new URL('https://example.com/api/v1/skills'), ORIGIN, '/')).toBe(false);
+    expect(isApiRequest(new URL('http://user.github.io/api/v1/skills'), ORIGIN, '/')).toBe(false);
+  });
+});
+
+describe('createBrowserHandler', () => {
+  it('answers under the path of the site URL and always revalidates the manifest, only the manifest', async () => {
+    const files: Record<string, unknown> = {
+      '/repo/api/v1/manifest.json': { format: FORMAT_VERSION, pageSize: 20, skillCount: 0, locales: ['en'], categories: [], platforms: [], lists: { all: 0 } },
+      '/repo/api/v1/categories/index.json': { data: [] },
+    };
+    const calls: Array<[string, RequestCache | undefined]> = [];
+    const fakeFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input));
+      calls.push([url.pathname, init?.cache]);
+      const body = files[url.pathname];
+      return body === undefined ? new Response('not found', { status: 404 }) : Response.json(body);
+    }) as typeof fetch;
+    const handle = createBrowserHandler(`${ORIGIN}/repo/`, fakeFetch);
+    const response = await handle(new Request(`${ORIGIN}/repo/api/v1/categories`));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ data: [] });
+    expect(calls).toEqual([
+      ['/repo/api/v1/manifest.json', 'no-cache'],
+      ['/repo/api/v1/categories/index.json', undefined],
+    ]);
+  });
+});
