@@ -4,22 +4,16 @@
  */
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
-import { buildSearchIndex, searchOrder, type SearchIndexOptions } from '../../build/search-index.ts';
+import { buildSearchIndex, type SearchIndexOptions } from '../../build/search-index.ts';
 import type { CategoryDef, SkillRecord } from '../../build/model.ts';
 import { mapLoader } from '../../src/loader.ts';
 import type { Suggestion } from '../../src/schemas.ts';
 import type { Manifest } from '../../src/manifest.ts';
 import { FORMAT_VERSION, PAGE_SIZE } from '../../src/paths.ts';
 import { createSearchEngine, readAutocompleteQuery, readSearchQuery, type SearchAnswer, type SearchEngine } from '../../src/search/index.ts';
-import { rankKey } from '../../src/search/match.ts';
 import {
   FIELD_BIT,
   FIELDS,
-  IMPLICIT_PREFIX_MIN,
-  MAX_EXPANSIONS,
-  TYPO_MIN,
-  bestFieldWeight,
-  isTypoOf,
   processTerm,
   terms,
   words,
@@ -193,9 +187,48 @@ export function phraseFields(skill: SkillRecord, phrase: readonly string[], fiel
 }
 
 /**
+ * The rules of the reference, written from the documented decisions (README "Search", DECISIONS
+ * §5), not imported from the code under test, so a bug in its ranking or typo rule shows:
+ * - a plain term of 3+ characters also matches the terms it begins; one of 5+ characters also the
+ *   terms one edit (insert, delete, replace) away that share its first 3 characters;
+ * - expansions: the 50 most frequent terms per clause;
+ * - order: most clauses matched by their exact term, then the largest sum over clauses of the
+ *   best field weight (name 3, description 2, content 1), then stars, then most recently
+ *   updated, then id.
+ */
+const RULES = { implicitPrefix: 3, typoMin: 5, typoSharedPrefix: 3, expansions: 50, weights: { name: 3, description: 2, content: 1 } } as const;
+
+/** Levenshtein distance by dynamic programming over UTF-16 units (not the code's shortcut). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+function referenceTypo(term: string, candidate: string): boolean {
+  return term.length >= RULES.typoMin && candidate.slice(0, RULES.typoSharedPrefix) === term.slice(0, RULES.typoSharedPrefix) && editDistance(term, candidate) === 1;
+}
+
+/** The best weight among the fields of `mask` (name 1, description 2, content 4). */
+function referenceWeight(mask: number): number {
+  return Math.max(0, ...(['name', 'description', 'content'] as const).filter((f) => mask & FIELD_BIT[f]).map((f) => RULES.weights[f]));
+}
+
+/** The documents in ranking order for equal relevance: stars, then recency, then id. */
+function referenceOrder(skills: readonly SkillRecord[]): SkillRecord[] {
+  return [...skills].sort((a, b) => b.stars - a.stars || (a.updatedAt < b.updatedAt ? 1 : a.updatedAt > b.updatedAt ? -1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
  * The reference: the same query answered by one unsplit MiniSearch index of the same documents
- * (same tokenizer and `processTerm`), with the same matching rules and ranking applied to
- * MiniSearch's matches, phrases checked on the text itself. Returns ids, best first.
+ * (same tokenizer and `processTerm`), with the documented matching rules and ranking (above)
+ * applied to MiniSearch's matches, phrases checked on the text itself. Returns ids, best first.
  */
 export class ReferenceIndex {
   readonly docs: SkillRecord[];
@@ -203,7 +236,7 @@ export class ReferenceIndex {
   private readonly df = new Map<string, number>();
 
   constructor(skills: readonly SkillRecord[]) {
-    this.docs = searchOrder(skills);
+    this.docs = referenceOrder(skills);
     this.ms = new MiniSearch({ idField: 'n', fields: [...FIELDS], tokenize: words, processTerm: (w) => processTerm(w) });
     this.ms.addAll(this.docs.map((s, n) => ({ n, name: s.name, description: s.description, content: s.body })));
     for (const s of this.docs) for (const t of new Set(terms(`${s.name} ${s.description} ${s.body}`))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
@@ -222,8 +255,8 @@ export class ReferenceIndex {
     }
     const { term, mode } = clause;
     const plain = mode === 'plain' && !clause.negated;
-    const prefix = mode === 'prefix' || (plain && term.length >= IMPLICIT_PREFIX_MIN);
-    const typo = plain && term.length >= TYPO_MIN;
+    const prefix = mode === 'prefix' || (plain && term.length >= RULES.implicitPrefix);
+    const typo = plain && term.length >= RULES.typoMin;
     const results = this.ms.search(term, {
       tokenize: (q) => [q],
       processTerm: (q) => q,
@@ -234,9 +267,9 @@ export class ReferenceIndex {
     // The same expansion rule and cap as the split index: exact, prefix, typo; the 50 most frequent.
     const allowed = new Set<string>();
     const candidates = new Set(results.flatMap((r) => Object.keys(r.match)));
-    const others = [...candidates].filter((t) => t !== term && ((prefix && t.startsWith(term)) || (typo && isTypoOf(term, t))));
+    const others = [...candidates].filter((t) => t !== term && ((prefix && t.startsWith(term)) || (typo && referenceTypo(term, t))));
     others.sort((a, b) => this.df.get(b)! - this.df.get(a)! || (a < b ? -1 : 1));
-    for (const t of others.slice(0, MAX_EXPANSIONS)) allowed.add(t);
+    for (const t of others.slice(0, RULES.expansions)) allowed.add(t);
     if (candidates.has(term)) allowed.add(term);
     for (const r of results) {
       let any = 0;
@@ -256,7 +289,7 @@ export class ReferenceIndex {
   search(query: ParsedQuery, filter: (s: SkillRecord) => boolean = () => true): string[] {
     const positive = query.clauses.filter((c) => !c.negated).map((c) => this.clause(c));
     const negative = query.clauses.filter((c) => c.negated).map((c) => this.clause(c));
-    const ranked: Array<{ n: number; key: number }> = [];
+    const ranked: Array<{ n: number; exact: number; weight: number }> = [];
     this.docs.forEach((s, n) => {
       if (!filter(s) || negative.some((m) => m.has(n)) || !positive.every((m) => m.has(n))) return;
       let exact = 0;
@@ -264,11 +297,12 @@ export class ReferenceIndex {
       for (const m of positive) {
         const [any, ex] = m.get(n)!;
         if (ex) exact++;
-        weight += bestFieldWeight(ex || any);
+        weight += referenceWeight(ex || any);
       }
-      ranked.push({ n, key: rankKey(exact, weight) });
+      ranked.push({ n, exact, weight });
     });
-    ranked.sort((a, b) => b.key - a.key || a.n - b.n);
+    // Lexicographic, field by field (the code packs the first two into one key).
+    ranked.sort((a, b) => b.exact - a.exact || b.weight - a.weight || a.n - b.n);
     return ranked.map((r) => this.docs[r.n]!.id);
   }
 }
