@@ -120,3 +120,10 @@ export function isContentHashed(path: string): boolean {
   const relative = path.startsWith('/') ? path.slice(1) : path;
   return relative.startsWith(`${SEARCH_DIR}/`) && /^[A-Za-z0-9._-]+\.json$/.test(relative.slice(SEARCH_DIR.length + 1));
 }
+
+/** Add a field name to a `Vary` header value unless it is there already. */
+export function addVary(current: string | undefined, name: string): string {
+  if (current === undefined || current.trim() === '') return name;
+  const names = current.split(',').map((part) => part.trim().toLowerCase());
+  return names.includes('*') || names.includes(name.toLowerCase()) ? current : `${current}, ${name}`;
+}

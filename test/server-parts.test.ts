@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPort, readRateLimit } from '../src/node/cli.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
 import { createRateLimiter } from '../src/node/rate-limit.ts';
-import { acceptsGzip, addVary } from '../src/node/reply.ts';
+import { addVary } from '../src/http-cache.ts';
+import { acceptsGzip } from '../src/node/reply.ts';
 import { isPlainSegment, resolveInside } from '../src/node/safe-path.ts';
 
 describe('acceptsGzip', () => {

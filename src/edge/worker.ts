@@ -11,10 +11,15 @@
  * - any other `/api/v1[/...]` — the runtime handler, with `Cache-Control` and `ETag` (src/http-cache.ts);
  * - anything else — the static file, or the same JSON NOT_FOUND (405 for other methods) the Node
  *   server answers.
+ *
+ * The Workers runtime compresses a body (gzip, br) for each client by its `Accept-Encoding`, after
+ * the Worker has answered: so every answer says `Vary: Accept-Encoding`, and its ETag is weak
+ * (`W/"…"`), as a compressed representation's must be. `If-None-Match` compares weakly, so the
+ * weak tag revalidates (304) whichever encoding the client holds.
  */
 import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
-import { cacheControlFor, withCaching } from '../http-cache.ts';
+import { addVary, cacheControlFor, withCaching } from '../http-cache.ts';
 import { cachedLoader } from '../loader.ts';
 import { isHandlerPath } from '../route.ts';
 import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
@@ -63,33 +68,47 @@ function apiHandler(env: Env): Handler {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    const url = new URL(request.url);
-    const readable = request.method === 'GET' || request.method === 'HEAD';
-    if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
-      return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
-    }
-    if (!readable) await discardBody(request);
-    const api = isHandlerPath(url.pathname);
-    if (api && !(readable && url.pathname.endsWith('.json'))) return apiHandler(env)(request);
-    if (!readable) {
-      return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
-    }
-    const file = await env.ASSETS.fetch(request);
-    if (file.status === 404) {
-      await file.body?.cancel();
-      // A `.json` path under the API that is no file is the handler's (a JSON 404 or an answer).
-      if (api) return apiHandler(env)(request);
-      return errorResponse(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
-    }
-    if (file.status !== 200 && file.status !== 304) return file;
-    // The hosts' one caching policy (src/http-cache.ts): a search index file never changes under
-    // its name; every other file lives 5 minutes.
-    const cached = new Response(file.body, file);
-    cached.headers.set('cache-control', cacheControlFor(url.pathname, 200, false));
-    if (api) cached.headers.set('access-control-allow-origin', '*');
-    return cached;
+    return encodable(await answer(request, env));
   },
 };
+
+/** `response` as the runtime may re-encode it: `Vary: Accept-Encoding` and a weak ETag. */
+function encodable(response: Response): Response {
+  // Headers of a fetched or handler response may be immutable: a copy takes new ones.
+  const out = new Response(response.body, response);
+  out.headers.set('vary', addVary(out.headers.get('vary') ?? undefined, 'Accept-Encoding'));
+  const etag = out.headers.get('etag');
+  if (etag !== null && !etag.startsWith('W/')) out.headers.set('etag', `W/${etag}`);
+  return out;
+}
+
+async function answer(request: Request, env: Env): Promise<Response> {
+  const url = new URL(request.url);
+  const readable = request.method === 'GET' || request.method === 'HEAD';
+  if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+    return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+  }
+  if (!readable) await discardBody(request);
+  const api = isHandlerPath(url.pathname);
+  if (api && !(readable && url.pathname.endsWith('.json'))) return apiHandler(env)(request);
+  if (!readable) {
+    return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
+  }
+  const file = await env.ASSETS.fetch(request);
+  if (file.status === 404) {
+    await file.body?.cancel();
+    // A `.json` path under the API that is no file is the handler's (a JSON 404 or an answer).
+    if (api) return apiHandler(env)(request);
+    return errorResponse(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
+  }
+  if (file.status !== 200 && file.status !== 304) return file;
+  // The hosts' one caching policy (src/http-cache.ts): a search index file never changes under
+  // its name; every other file lives 5 minutes.
+  const cached = new Response(file.body, file);
+  cached.headers.set('cache-control', cacheControlFor(url.pathname, 200, false));
+  if (api) cached.headers.set('access-control-allow-origin', '*');
+  return cached;
+}
 
 /**
  * Read and drop a request body nobody uses. workerd does not reuse a connection whose request

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { addVary } from '../http-cache.ts';
 import { promisify } from 'node:util';
 import { createGzip, gzip } from 'node:zlib';
 import { ApiError } from '../errors.ts';
@@ -112,13 +113,6 @@ export async function send(req: IncomingMessage, res: ServerResponse, reply: Rep
 /** Release a body that will not be sent. */
 function discard(body: Reply['body']): void {
   if (body instanceof Readable) body.destroy();
-}
-
-/** Add a field name to a `Vary` header value unless it is there already. */
-export function addVary(current: string | undefined, name: string): string {
-  if (current === undefined || current.trim() === '') return name;
-  const names = current.split(',').map((part) => part.trim().toLowerCase());
-  return names.includes('*') || names.includes(name.toLowerCase()) ? current : `${current}, ${name}`;
 }
 
 /**
