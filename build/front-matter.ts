@@ -293,7 +293,10 @@ function describe(value: unknown): string {
 }
 
 function firstLine(message: string): string {
-  return (message.split('\n')[0] ?? '').replace(/:$/, '');
+  const line = (message.split('\n')[0] ?? '').replace(/:$/, '');
+  // The YAML parser recurses per level: thousands of nested brackets or indents exhaust the
+  // stack before any limit of ours is reached. Say what the file did, not what the engine felt.
+  return line.replace(/^(?:RangeError: )?Maximum call stack size exceeded/, `nested too deeply (at most ${MAX_FRONT_MATTER_DEPTH} levels)`);
 }
 
 function messageOf(error: unknown): string {
