@@ -381,7 +381,7 @@ function loadSkill(
  * SHA-256 of SKILL.md and the hash of it all (`inputHash`). Shared by the load and the fingerprint,
  * so the two always read the same things.
  */
-function readFolder(root: string, dir: string): { inputs: SkillInputs; hasIndex: boolean; skillSha: string | undefined; hash: string } {
+function readFolder(root: string, dir: string): { inputs: SkillInputs; hasIndex: MarketplaceIndex; skillSha: string | undefined; hash: string } {
   const abs = join(root, dir);
   // One listing of the folder tells the type of each file, in place of an lstat per file.
   const listing = listFolder(abs);
@@ -399,8 +399,9 @@ type SkillInputs = [skill: Input, json: Input, stats: Input];
  * index flag. SKILL.md enters by its own SHA-256 (`skillSha`, which the record carries anyway), so
  * its bytes, most of a folder's, are hashed once.
  */
-function inputHash(dir: string, [skill, ...json]: SkillInputs, skillSha: string | undefined, hasIndex: boolean): string {
-  const hash: Hash = createHash('sha256').update(`${dir}\0${hasIndex}\0SKILL.md\0`);
+function inputHash(dir: string, [skill, ...json]: SkillInputs, skillSha: string | undefined, hasIndex: MarketplaceIndex): string {
+  const index = typeof hasIndex === 'object' ? `${hasIndex.file} ${hasIndex.message}` : String(hasIndex);
+  const hash: Hash = createHash('sha256').update(`${dir}\0${index}\0SKILL.md\0`);
   hash.update(skillSha !== undefined ? `sha256 ${skillSha}\0` : describeInput(skill));
   json.forEach((input, i) => {
     hash.update(`${SKILL_FILES[i + 1]}\0`);
@@ -442,11 +443,12 @@ function evaluateSkill(
   candidate: Candidate,
   [skillInput, jsonInput, statsInput]: SkillInputs,
   skillSha: string | undefined,
-  hasIndex: boolean,
+  hasIndex: MarketplaceIndex,
   context: SkillContext,
 ): { record?: SkillRecord; problems: Problem[] } {
   const { dir } = candidate;
   const problems = segmentProblems(candidate);
+  if (typeof hasIndex === 'object') problems.push(problem(`${dir}/${hasIndex.file}`, hasIndex.message));
   const skillFile = `${dir}/SKILL.md`;
   const read = textOf(skillFile, skillInput, problems);
   let frontMatter: FrontMatter | undefined;
@@ -473,7 +475,7 @@ function evaluateSkill(
 
   if (problems.length > 0 || typeof read === 'string' || frontMatter === undefined || json === undefined) return { problems };
   const skill = { text: read.text, sha: skillSha!, size: (skillInput as Buffer).length };
-  const record = skillRecord(candidate, frontMatter, skill, json, stats, hasIndex, context.platforms);
+  const record = skillRecord(candidate, frontMatter, skill, json, stats, hasIndex === true, context.platforms);
   return { problems, record };
 }
 
@@ -501,15 +503,26 @@ function listFolder(path: string): Map<string, Dirent> {
 }
 
 /**
- * True when `.claude-plugin/marketplace.json` of skill folder `abs` is a regular file in a real
- * folder (no links). `folder` is the `.claude-plugin` entry of the skill folder's listing; a name
- * the listing lacks is still lstat-ed (a case-insensitive file system matches other spellings).
+ * Whether `.claude-plugin/marketplace.json` of skill folder `abs` is a regular file in a real
+ * folder (no links): true, false when there is none, or why it cannot count (a symbolic link, a
+ * FIFO, a folder…), which the load reports as a problem of that file rather than ignore it.
+ * `folder` is the `.claude-plugin` entry of the skill folder's listing; a name the listing lacks
+ * is still lstat-ed (a case-insensitive file system matches other spellings).
  */
-function hasMarketplaceIndex(abs: string, folder: Dirent | undefined): boolean {
+function hasMarketplaceIndex(abs: string, folder: Dirent | undefined): MarketplaceIndex {
   const path = join(abs, '.claude-plugin');
-  const isFolder = folder !== undefined ? folder.isDirectory() : lstatOrUndefinedSync(path)?.isDirectory() === true;
-  return isFolder && lstatOrUndefinedSync(join(path, 'marketplace.json'))?.isFile() === true;
+  const stats = folder === undefined ? lstatOrUndefinedSync(path) : folder;
+  if (stats === undefined) return false;
+  if (stats.isSymbolicLink()) return { file: '.claude-plugin', message: 'is a symbolic link, not followed' };
+  if (!stats.isDirectory()) return false;
+  const file = lstatOrUndefinedSync(join(path, 'marketplace.json'));
+  if (file === undefined) return false;
+  if (file.isSymbolicLink()) return { file: '.claude-plugin/marketplace.json', message: 'is a symbolic link, not followed' };
+  return file.isFile() ? true : { file: '.claude-plugin/marketplace.json', message: 'is not a regular file' };
 }
+
+/** A marketplace index found (true), absent (false), or there but unreadable (the file and why). */
+type MarketplaceIndex = boolean | { file: string; message: string };
 
 /** Assemble a valid skill's record (DECISIONS §2: skill.json overrides the front matter). */
 function skillRecord(

@@ -3,6 +3,7 @@
  * case of BAD_INPUTS.md that the loader decides (12–19), each reported with file and field.
  */
 import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,9 +36,10 @@ async function scratch(): Promise<string> {
 }
 
 /** A content folder with `skills` valid skills plus `files`, loaded. */
-async function load(files: Record<string, FileSpec> = {}, skills = 3): Promise<LoadResult & { folder: ContentFolder }> {
+async function load(files: Record<string, FileSpec> = {}, skills = 3, prepare?: (dir: string) => Promise<unknown>): Promise<LoadResult & { folder: ContentFolder }> {
   const folder = await createContentFolder({ skills, files });
   folders.push(folder);
+  await prepare?.(folder.dir);
   return { ...(await loadContent(folder.dir)), folder };
 }
 
@@ -293,22 +295,23 @@ describe('symbolic links (BAD_INPUTS 17)', () => {
       ...skill('skills/a/plugin-file', {
         'skills/a/plugin-file/.claude-plugin/marketplace.json': { symlink: join(outside, 'plugin', 'marketplace.json') },
       }),
-    }, 0);
+      ...skill('skills/a/plugin-fifo', { 'skills/a/plugin-fifo/.claude-plugin/readme.txt': 'x' }),
+    }, 0, async (dir) => execFileSync('mkfifo', [join(dir, 'skills/a/plugin-fifo/.claude-plugin/marketplace.json')]));
     expect(result.problems.map(formatProblem)).toMatchInlineSnapshot(`
       [
         "skills/a/linked: is a symbolic link, not followed",
         "skills/linked-owner: is a symbolic link, not followed",
         "skills/a/hostname/SKILL.md: is a symbolic link, not followed",
         "skills/a/json/skill.json: is a symbolic link, not followed",
+        "skills/a/plugin/.claude-plugin: is a symbolic link, not followed",
+        "skills/a/plugin-fifo/.claude-plugin/marketplace.json: is not a regular file",
+        "skills/a/plugin-file/.claude-plugin/marketplace.json: is a symbolic link, not followed",
         "skills/a/secret/SKILL.md: is a symbolic link, not followed",
         "skills/a/stats/stats.json: is a symbolic link, not followed",
       ]
     `);
-    // A linked marketplace.json is simply absent: it is never read, only looked at.
-    expect(result.content.skills.map((s) => [s.id, s.hasIndex])).toEqual([
-      ['a/plugin', false],
-      ['a/plugin-file', false],
-    ]);
+    // A linked or FIFO marketplace.json is never read, only looked at, and reported (above).
+    expect(result.content.skills.map((s) => s.id)).toEqual([]);
     expect(JSON.stringify(result.content)).not.toContain('SECRET');
   });
 
