@@ -9,17 +9,18 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
+import { limitSearches, type SearchLimitOptions } from '../fair.ts';
 import { cacheControlFor, withCaching } from '../http-cache.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { cachedLoader } from '../loader.ts';
-import { isHandlerPath } from '../route.ts';
+import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
 import { fsLoader } from './fs-loader.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './rate-limit.ts';
 import { errorReply, replyFromResponse, send, type Reply } from './reply.ts';
 import { staticReply } from './static-files.ts';
 
-/** Longest request target answered; longer is 414 (BAD_INPUTS 30). */
-export const MAX_URL_BYTES = 8 * 1024;
+/** Longest request target answered; longer is 414 (BAD_INPUTS 30): the same on every host. */
+export { MAX_URL_BYTES };
 /** Request line plus headers; more is 431 (or 414 when the request line alone is too long). */
 export const MAX_HEADER_BYTES = 16 * 1024;
 /** Files of the static tree the API handler keeps parsed in memory. */
@@ -44,6 +45,8 @@ export interface ServerOptions {
   handler?: Handler;
   /** Per-client limit on `/api/v1/...` requests; none by default. */
   rateLimit?: RateLimitOptions;
+  /** Searches running at once and waiting (src/fair.ts); default 2 and 64. */
+  searchLimit?: SearchLimitOptions;
   /**
    * Paths the host answers itself, before anything else, by exact pathname (`skills-api dev`
    * uses it for its reload stream and the page that listens to it). None by default.
@@ -70,7 +73,8 @@ export function createDirHandler(dir: string): Handler {
 /** Start serving `dir`; resolves once the server listens. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   // ETags, 304s and Cache-Control of API answers: the rules of every host (src/http-cache.ts).
-  const handler = withCaching(options.handler ?? createDirHandler(options.dir));
+  // At most two searches at once, so lists and skills stay fast under heavy searches (src/fair.ts).
+  const handler = withCaching(limitSearches(options.handler ?? createDirHandler(options.dir), options.searchLimit));
   const limit = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, options.rateLimit.now);
 
   const answer = async (req: IncomingMessage): Promise<Reply> => {

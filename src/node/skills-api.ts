@@ -386,6 +386,7 @@ interface ServerFlags {
   port?: number;
   host?: string;
   rateLimit?: string;
+  maxSearches?: number;
 }
 
 /** Add the content and output flags of the commands that build. */
@@ -408,6 +409,10 @@ function withServer(command: Command): Command {
         throw new InvalidArgumentError((error as Error).message);
       }
       return value;
+    })
+    .option('--max-searches <n>', 'searches answered at once; more wait in line, others (lists, skills) never do (default 2; 0: no limit)', (value) => {
+      if (!/^\d{1,4}$/.test(value)) throw new InvalidArgumentError('--max-searches must be a whole number from 0 to 9999');
+      return Number(value);
     });
 }
 
@@ -511,6 +516,8 @@ function serverOptions(o: ServerFlags, io: CliIo): Omit<ServerOptions, 'dir'> & 
     port: o.port ?? readPort(undefined, io.env['PORT']),
     ...(o.host === undefined ? {} : { host: o.host }),
     ...(rateLimit === undefined ? {} : { rateLimit }),
+    // 0 lifts the limit: as many at once as arrive.
+    ...(o.maxSearches === undefined ? {} : { searchLimit: { max: o.maxSearches === 0 ? Number.MAX_SAFE_INTEGER : o.maxSearches } }),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { InFlight } from '../in-flight.ts';
 import { ApiError, isApiError } from '../errors.ts';
+import { TimeSlicer } from '../fair.ts';
 import type { Loader } from '../loader.ts';
 import type { Manifest } from '../manifest.ts';
 import { ParamReader } from '../params.ts';
@@ -143,7 +144,10 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
         sets: [categorySet, platformSet, wantIndex === true ? indexSet : undefined].filter((s) => s !== undefined),
         without: wantIndex === false ? indexSet : undefined,
       };
+      const slicer = new TimeSlicer();
       const matches = await evaluate(idx, await plan(idx, query, new Map()), filter, (await idx.root()).docs);
+      // Planning and matching were one slice of work: let other requests in before the page.
+      await slicer.tick();
 
       const total = matches.docs.length;
       const from = Math.min(total, (page - 1) * limit);
@@ -195,7 +199,10 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
       const plans = new Map<string, Promise<ClausePlan>>();
       const counts = new Map<string, number>();
       const docCount = (await idx.root()).docs;
+      // Up to 20 counts: other requests get the thread between them.
+      const slicer = new TimeSlicer();
       for (const candidate of candidates) {
+        await slicer.tick();
         let query: ParsedQuery;
         try {
           query = parseQuery(head + candidate.term + close);

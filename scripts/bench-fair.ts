@@ -1,0 +1,103 @@
+/**
+ * `npm run bench:fair [-- --count 10000]`: fair CPU on the Node server. Heavy searches (open-phrase
+ * autocompletes of common words, 16 at a time, `--heavy` in all) run against a synthetic build of
+ * `--count` skills while a light client asks for list pages one after another; printed: the light
+ * requests' latency (p50, p99, max), the heavy ones', and how many were refused (429), first with
+ * no search limit (`--max-searches 0`), then with the default one (`skills-api serve`). Loopback
+ * only, a fixed number of requests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runBuild } from '../build/build.ts';
+import { generate } from './gen.ts';
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '10000' },
+    heavy: { type: 'string', default: '400' },
+    concurrency: { type: 'string', default: '16' },
+    work: { type: 'string', default: 'bench-out/fair' },
+  },
+  strict: true,
+});
+const count = Number(values.count);
+const content = join(values.work, `content-${count}`);
+const out = join(values.work, `public-${count}`);
+if (!existsSync(join(out, 'api'))) {
+  if (!existsSync(join(content, 'skills'))) await generate({ count, out: content, force: true });
+  await runBuild({ contentDir: content, outDir: out, site: false });
+}
+
+/** Open phrases over common words: each completion runs a phrase count over large postings. */
+const WORDS = ['file', 'run', 'check', 'make', 'output', 'input', 'change', 'list', 'step', 'value', 'name', 'set', 'time', 'data', 'user', 'code', 'line', 'command', 'result', 'error', 'report', 'test', 'rule', 'type', 'field', 'note'];
+const heavyUrls = WORDS.flatMap((a) => WORDS.map((b) => `/api/v1/skills/autocomplete?q=${encodeURIComponent(`"${a} ${b.slice(0, 2)}`)}&limit=20`));
+
+async function startServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['bin/skills-api.js', 'serve', '--dir', out, '--port', '0', '--host', '127.0.0.1', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve) => {
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      const found = /on (http:\/\/\S+)/.exec(text);
+      if (found) resolve(found[1]!);
+    });
+  });
+  return { url, child };
+}
+
+function quantile(sorted: number[], q: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
+const ms = (n: number): string => `${n.toFixed(0)} ms`;
+
+async function run(label: string, args: string[]): Promise<string> {
+  const { url, child } = await startServer(args);
+  try {
+    // Warm: the manifest, list pages and the index root are loaded once before measuring.
+    await (await fetch(`${url}/api/v1/skills`)).arrayBuffer();
+    await (await fetch(`${url}${heavyUrls[0]}`)).arrayBuffer();
+    const heavyTimes: number[] = [];
+    let refused = 0;
+    let next = 0;
+    const total = Number(values.heavy);
+    let heavyDone = false;
+    const heavy = Promise.all(
+      Array.from({ length: Number(values.concurrency) }, async () => {
+        while (next < total) {
+          const target = heavyUrls[next++ % heavyUrls.length]!;
+          const t = performance.now();
+          const response = await fetch(`${url}${target}`);
+          await response.arrayBuffer();
+          if (response.status === 429) refused++;
+          else heavyTimes.push(performance.now() - t);
+        }
+      }),
+    ).then(() => (heavyDone = true));
+    const lightTimes: number[] = [];
+    for (let page = 1; !heavyDone; page = (page % 50) + 1) {
+      const t = performance.now();
+      await (await fetch(`${url}/api/v1/skills?page=${page}`)).arrayBuffer();
+      lightTimes.push(performance.now() - t);
+    }
+    await heavy;
+    lightTimes.sort((a, b) => a - b);
+    heavyTimes.sort((a, b) => a - b);
+    return `| ${label} | ${lightTimes.length} | ${ms(quantile(lightTimes, 0.5))} | ${ms(quantile(lightTimes, 0.99))} | ${ms(lightTimes.at(-1)!)} | ${heavyTimes.length} | ${ms(quantile(heavyTimes, 0.5))} | ${ms(quantile(heavyTimes, 0.99))} | ${refused} |`;
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+const rows = [await run('no search limit (`--max-searches 0`)', ['--max-searches', '0']), await run('default (2 at once, 8 ms slices)', [])];
+console.log(
+  [
+    `### Fair CPU at ${count.toLocaleString('en')} skills: ${values.heavy} open-phrase autocompletes, ${values.concurrency} at a time, and list pages meanwhile`,
+    '',
+    '| server | list requests | list p50 | list p99 | list max | heavy answered | heavy p50 | heavy p99 | heavy refused (429) |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n'),
+);

@@ -1,0 +1,88 @@
+/**
+ * Fair CPU for hosts that answer many requests on one thread (the Node server): a search or an
+ * autocomplete can cost a thousand times a list page, so
+ *
+ * - `limitSearches` lets at most `max` searches run at once; others wait in a bounded queue, and
+ *   past it the answer is a 429 RATE_LIMITED error with `Retry-After` (the client retries), never
+ *   a pile of half-done work. Light requests (lists, skills, categories) never wait for it;
+ * - `TimeSlicer` makes a running search give the thread back every few milliseconds, so a light
+ *   request that arrives meanwhile is answered between two slices instead of after the search.
+ *
+ * Runtime core: no Node built-ins (the yield uses `setImmediate` where the host has it).
+ */
+import { ApiError } from './errors.ts';
+import type { Handler } from './handler.ts';
+import { parseRoute } from './route.ts';
+
+/** Options of `limitSearches`. */
+export interface SearchLimitOptions {
+  /** Searches running at once; default 2. */
+  max?: number;
+  /** Searches waiting for a turn before more are refused; default 64. */
+  queue?: number;
+  /** The handler's base path (as given to `createHandler`); default `/`. */
+  basePath?: string;
+}
+
+/** Whether `request` is a search (search, autocomplete, or the `skills` CLI's search route). */
+export function isSearchRequest(request: Request, basePath = '/'): boolean {
+  const kind = parseRoute(new URL(request.url).pathname, basePath)?.kind;
+  return kind === 'search' || kind === 'autocomplete' || kind === 'compat-search';
+}
+
+/** `handler` with at most `max` searches at once (see the module comment). */
+export function limitSearches(handler: Handler, { max = 2, queue = 64, basePath = '/' }: SearchLimitOptions = {}): Handler {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const release = (): void => {
+    const next = waiting.shift();
+    if (next !== undefined) next();
+    else running--;
+  };
+  return async (request) => {
+    if (!isSearchRequest(request, basePath)) return handler(request);
+    if (running >= max) {
+      if (waiting.length >= queue) {
+        const error = new ApiError('RATE_LIMITED', 'The server is busy with other searches; retry in a second');
+        return new Response(JSON.stringify(error.toBody()), {
+          status: error.status,
+          headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'cache-control': 'no-store' },
+        });
+      }
+      // The turn is handed over by `release`: `running` stays counted for the next search.
+      await new Promise<void>((resolve) => waiting.push(resolve));
+    } else {
+      running++;
+    }
+    try {
+      return await handler(request);
+    } finally {
+      release();
+    }
+  };
+}
+
+/** Milliseconds of work a search does before giving the thread back. */
+export const SLICE_MS = 8;
+
+function now(): number {
+  return globalThis.performance?.now() ?? Date.now();
+}
+
+/** Let the host run other work (I/O callbacks, other requests) before going on. */
+function yieldToHost(): Promise<void> {
+  const immediate = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate !== undefined ? immediate(resolve) : setTimeout(resolve, 0)));
+}
+
+/** Gives the thread back once per `SLICE_MS` of work: call `tick()` between steps of a long job. */
+export class TimeSlicer {
+  #since = now();
+
+  /** Yield when the current slice is used up; otherwise a resolved promise (light work never waits). */
+  async tick(): Promise<void> {
+    if (now() - this.#since < SLICE_MS) return;
+    await yieldToHost();
+    this.#since = now();
+  }
+}
