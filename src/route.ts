@@ -18,6 +18,9 @@ export type Route =
   /** `<base>api/search`: the open `skills` CLI's search (src/compat.ts), beside `/api/v1`. */
   | { kind: 'compat-search' };
 
+/** Longest request target (path and query, in UTF-8 bytes) a host answers; longer is 414 (BAD_INPUTS 30). */
+export const MAX_URL_BYTES = 8 * 1024;
+
 /** Path of the compatibility search route, after the base path. */
 export const COMPAT_SEARCH_PATH = 'api/search';
 

@@ -203,6 +203,20 @@ describe('edge Worker over the sample build', () => {
     );
   });
 
+  it.each([
+    ['a 65 KB path', `/api/v1/skills/${'a'.repeat(65 * 1024)}`, 414],
+    ['a 65 KB query', `/api/v1/skills/search?q=${'b'.repeat(65 * 1024)}`, 414],
+    ['broken percent-encoding in the API', '/api/v1/skills/%E0%A4%A/x', 404],
+    ['a lone percent in a file path', '/%', 404],
+    ['an encoded NUL', '/api/v1/skills/a%00/b', 404],
+  ])('%s is our JSON error with CORS, never the runtime\'s plain text', async (_, path, status) => {
+    const response = await get(path);
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(((await response.json()) as { error: { code: string } }).error.code).toMatch(/^(?:INVALID_PARAMS|NOT_FOUND)$/);
+  });
+
   it('every canonical URL: same status and body as the in-memory handler over the same build', async () => {
     const skills = [...files.keys()].flatMap((path) => /^api\/v1\/skills\/([^_/][^/]*)\/([^/]+)\/index\.json$/.exec(path)?.slice(1, 3).join('/') ?? []);
     expect(skills.length).toBe(manifest.skillCount + 1);

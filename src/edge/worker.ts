@@ -21,7 +21,7 @@ import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { addVary, cacheControlFor, withCaching } from '../http-cache.ts';
 import { cachedLoader } from '../loader.ts';
-import { isHandlerPath } from '../route.ts';
+import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
 import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
 
 /** The Worker's bindings (wrangler.toml `[assets] binding = "ASSETS"`). */
@@ -68,7 +68,20 @@ function apiHandler(env: Env): Handler {
 
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
-    return encodable(await answer(request, env));
+    try {
+      // As the Node server: a target longer than the limit is our 414, not the runtime's.
+      const url = new URL(request.url);
+      if (new TextEncoder().encode(url.pathname + url.search).length > MAX_URL_BYTES) {
+        await discardBody(request);
+        return encodable(errorResponse(new ApiError('INVALID_PARAMS', `The URL is longer than ${MAX_URL_BYTES} bytes`, { status: 414 })));
+      }
+      return encodable(await answer(request, env));
+    } catch (error) {
+      // Whatever escapes (a target the URL parser refuses, a failing binding): our JSON 500 with
+      // CORS, never the runtime's plain-text page.
+      console.error(`500 on ${request.url}:`, error);
+      return encodable(errorResponse(new ApiError('SERVER_ERROR', 'Internal server error')));
+    }
   },
 };
 
