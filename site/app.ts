@@ -184,7 +184,8 @@ async function render(): Promise<void> {
     if (mine !== generation) return;
     // An unknown skill: offer a search for its name (`owner/the-name` → "the name").
     const suggestion = head === 'skills' && b !== undefined ? safeDecode(b).replace(/[-_.]+/g, ' ') : undefined;
-    view.replaceChildren(errorBox(error, suggestion));
+    // The error is the whole page: its title is the page's heading.
+    view.replaceChildren(errorBox(error, suggestion, 'h1'));
   }
   if (mine !== generation) return; // a newer navigation already started
   view.removeAttribute('aria-busy');
@@ -210,14 +211,14 @@ function markNav(current: string): void {
  * A friendly view of a failure: a title, a sentence, a way back, and (when given) a search for
  * `suggestion`. The code stays on the element (`data-code`) for tools and tests.
  */
-function errorBox(error: unknown, suggestion?: string): HTMLElement {
+function errorBox(error: unknown, suggestion?: string, level: 'h1' | 'h2' = 'h2'): HTMLElement {
   const failure = error instanceof ApiFailure ? error : new ApiFailure(0, 'ERROR', String(error));
   // What a reader is told for each kind of failure: a title and a sentence, never raw API output.
   const [title, text] = t.failures[failure.code] ?? t.failures['DEFAULT']!;
   return h(
     'div',
     { class: 'error', role: 'alert', 'data-code': failure.code },
-    h('h2', null, title),
+    h(level, null, title),
     h('p', null, text),
     h(
       'p',
@@ -303,7 +304,8 @@ function skillCard(skill: SkillSummary, names: Map<string, string>): HTMLElement
 
 function skillList(body: SkillListResponse, names: Map<string, string>, hrefFor: (page: number) => string): HTMLElement[] {
   const { total } = body.pagination;
-  const nodes: HTMLElement[] = [h('p', { class: 'result-count' }, count(total, t.skillCount))];
+  // The count heads the list (h1 → h2 → the cards' h3, in order for screen readers).
+  const nodes: HTMLElement[] = [h('h2', { class: 'result-count' }, count(total, t.skillCount))];
   nodes.push(body.data.length === 0 ? h('p', { class: 'empty' }, t.noSkills) : h('ol', { class: 'cards' }, ...body.data.map((s) => skillCard(s, names))));
   const nav = pager(body.pagination, hrefFor);
   if (nav !== null) nodes.push(nav);
@@ -367,7 +369,7 @@ async function searchView(view: HTMLElement, params: URLSearchParams): Promise<v
     head,
     controls,
     h(
-      'p',
+      'h2',
       { class: 'result-count' },
       `${count(total, t.resultsFor)} `,
       h('code', { class: 'query' }, body.meta.query),
@@ -430,7 +432,7 @@ async function categoriesView(view: HTMLElement): Promise<void> {
             'div',
             { class: 'card-head' },
             categoryIcon(category.icon) ?? badge(category.slug, category.name),
-            h('h3', null, h('a', { href: `#/categories/${category.slug}`, class: 'stretched' }, category.name)),
+            h('h2', null, h('a', { href: `#/categories/${category.slug}`, class: 'stretched' }, category.name)),
             countPill(category.skillCount),
           ),
           h('p', { class: 'desc' }, category.description),

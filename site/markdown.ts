@@ -38,6 +38,13 @@ export interface ListItem {
 
 /** Deepest nesting of quotes and lists (and of inline strong/em/link) that is still parsed. */
 const MAX_DEPTH = 8;
+/**
+ * Most formatted inline nodes in one paragraph, heading or cell; the rest of its text stays
+ * plain. A browser lays out tens of thousands of inline elements on one unbreakable line in time
+ * that grows much faster than their number (`*_` × 65,000 froze Chromium for over 30 s), and no
+ * real paragraph comes near this.
+ */
+const MAX_INLINE_NODES = 2000;
 
 // Every pattern runs in linear time on a line of any length (no nested or adjacent ambiguous repeats).
 const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
@@ -234,7 +241,11 @@ const SAFE_HREF = /^(?:https?:\/\/|mailto:)[^\s]+$/i;
  * Finds the next occurrence of a token at or after a position, before a limit; -1 when none.
  * `backticks(k, from, end)` finds the next run of exactly `k` backticks.
  */
-type Find = ((token: string, from: number, end: number) => number) & { backticks: (length: number, from: number, end: number) => number };
+type Find = ((token: string, from: number, end: number) => number) & {
+  backticks: (length: number, from: number, end: number) => number;
+  /** Formatted nodes (code, strong, em, links) made so far in this inline text. */
+  made: number;
+};
 
 /**
  * A `Find` over `text` that remembers the last answer per token, so repeated lookups while
@@ -273,7 +284,7 @@ function finder(text: string): Find {
     const at = starts[lowerBound(starts, from)];
     return at !== undefined && at + length <= end ? at : -1;
   };
-  return Object.assign(find, { backticks });
+  return Object.assign(find, { backticks, made: 0 });
 }
 
 /** Parse inline Markdown; `depth` caps nesting of strong/em/link. */
@@ -297,7 +308,8 @@ function inlineRange(text: string, start: number, end: number, depth: number, fi
   };
   const nested = depth < MAX_DEPTH;
   let i = start;
-  while (i < end) {
+  // Past the budget the rest is text: `flush(end)` below keeps it whole.
+  while (i < end && find.made < MAX_INLINE_NODES) {
     const c = text[i]!;
     let node: Inline | null = null;
     let next = i;
@@ -347,6 +359,7 @@ function inlineRange(text: string, start: number, end: number, depth: number, fi
       if (link !== null) {
         const children = inlineRange(text, i + 1, link.labelEnd, depth + 1, find);
         flush(i);
+        find.made++;
         if (SAFE_HREF.test(link.href)) out.push({ type: 'link', href: link.href, children });
         else for (const child of children) pushMerged(out, child);
         i = link.end;
@@ -366,6 +379,7 @@ function inlineRange(text: string, start: number, end: number, depth: number, fi
     }
     flush(i);
     out.push(node);
+    find.made++;
     i = next;
     textStart = i;
   }

@@ -216,7 +216,7 @@ describe.skipIf(CHROMIUM === undefined)('demo page and Service Worker in Chromiu
     await page.waitForFunction(() => document.documentElement.lang === 'de');
     await page.waitForSelector('main .view:not([aria-busy])');
     const expected = (await answerOf(reference, '/api/v1/categories?locale=de')).body as { data: Array<{ name: string }> };
-    expect(await page.locator('.category-grid .category h3').allTextContents()).toEqual(expected.data.map((c) => c.name));
+    expect(await page.locator('.category-grid .category h2').allTextContents()).toEqual(expected.data.map((c) => c.name));
     await page.selectOption('#locale', 'en');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
   });
@@ -244,7 +244,7 @@ describe.skipIf(CHROMIUM === undefined)('demo page and Service Worker in Chromiu
   it('an unknown skill gets a friendly view that offers a search for its name', async () => {
     await open(page, `${server.url}/#/skills/nobody/docker-nothing`);
     expect(await page.locator('.error').getAttribute('data-code')).toBe('NOT_FOUND');
-    expect(await page.locator('.error h2').textContent()).toBe('Not found');
+    expect(await page.locator('.error h1').textContent()).toBe('Not found');
     expect(await page.locator('.error-actions a').nth(1).getAttribute('href')).toBe('#/search?q=docker+nothing');
   });
 

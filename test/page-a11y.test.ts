@@ -68,6 +68,21 @@ describe.skipIf(CHROMIUM === undefined)('the demo page: accessibility, keyboard,
     const content = join(temp.dir, 'content');
     const out = join(temp.dir, 'out');
     await copyContent(content);
+    // A 1 MiB SKILL.md of what made Markdown renderers superlinear: runs of backticks of every
+    // length, nested emphasis, unclosed brackets and links, deep lists.
+    const hostile = join(content, 'skills', 'hostile-lab', 'big-markdown');
+    await fs.mkdir(hostile, { recursive: true });
+    // Just under the build's 1 MiB limit on a SKILL.md.
+    const quarter = 256 * 1024 - 100;
+    const parts = [
+      Array.from({ length: 724 }, (_, k) => '`'.repeat(724 - k)).join(' '),
+      '*_'.repeat(quarter / 4) + 'x' + '_*'.repeat(quarter / 4),
+      '[a]('.repeat(quarter / 8) + '[b'.repeat(quarter / 4),
+      Array.from({ length: 2000 }, (_, i) => `${' '.repeat(i % 60)}- item ${i}`).join('\n').padEnd(quarter, ' ['),
+    ].map((part) => part.slice(0, quarter));
+    await fs.writeFile(join(hostile, 'SKILL.md'), `---\nname: Big Markdown\ndescription: A 1 MiB hostile body.\n---\n${parts.join('\n\n')}\n`);
+    const sample = JSON.parse(await fs.readFile(join(content, 'skills', SKILL, 'skill.json'), 'utf8')) as Record<string, unknown>;
+    await fs.writeFile(join(hostile, 'skill.json'), JSON.stringify({ ...sample, stars: 0 }));
     await runBuild({ contentDir: content, outDir: out });
     server = await startServeCli(out);
     await fs.mkdir(ARTIFACTS, { recursive: true });
@@ -103,6 +118,34 @@ describe.skipIf(CHROMIUM === undefined)('the demo page: accessibility, keyboard,
       }
     });
   }
+
+  it('a 1 MiB hostile SKILL.md renders without freezing the page', async () => {
+    const context = await newContext();
+    try {
+      const page = await context.newPage();
+      // Long tasks (the main thread busy 50 ms or more), recorded from the first script on.
+      await page.addInitScript(() => {
+        const tasks: number[] = [];
+        (window as unknown as { longTasks: number[] }).longTasks = tasks;
+        new PerformanceObserver((list) => list.getEntries().forEach((e) => tasks.push(e.duration))).observe({ type: 'longtask', buffered: true });
+      });
+      await open(page, '#/');
+      const started = Date.now();
+      await page.evaluate(() => (location.hash = '#/skills/hostile-lab/big-markdown'));
+      await page.waitForSelector('main .view:not([aria-busy]) .markdown');
+      const elapsed = Date.now() - started;
+      // The page still answers: a click on the Raw tab is handled at once.
+      await page.locator('.tabs button').nth(1).click();
+      await page.waitForSelector('.raw:not([hidden])');
+      const longest = Math.max(0, ...(await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks)));
+      await fs.writeFile(join(ARTIFACTS, 'hostile-render.json'), `${JSON.stringify({ bytes: 4 * (256 * 1024 - 100), renderedInMs: elapsed, longestTaskMs: Math.round(longest) })}\n`);
+      // Blow-up guards only (timings here are noisy); the figures are in the artifact.
+      expect(elapsed).toBeLessThan(10_000);
+      expect(longest).toBeLessThan(5_000);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('keyboard only: search → suggestion → result → copy an install command', async () => {
     const context = await newContext({ permissions: ['clipboard-read', 'clipboard-write'] });

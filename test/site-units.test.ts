@@ -441,3 +441,14 @@ describe('the page in six languages', () => {
     expect(counted('ja', 3, CATALOGS.ja.skillCount)).toBe('3 件のスキル');
   });
 });
+
+describe('parseMarkdown bounds what a browser must lay out', () => {
+  it('a paragraph of 65,000 emphasis runs keeps 2,000 formatted nodes and the rest as plain text, nothing lost', () => {
+    const text = '*a* '.repeat(65_000);
+    const [paragraph] = parseMarkdown(text) as Array<{ type: 'paragraph'; children: Inline[] }>;
+    const formatted = paragraph!.children.filter((n) => n.type !== 'text');
+    expect(formatted).toHaveLength(2000);
+    const plain = (nodes: Inline[]): string => nodes.map((n) => (n.type === 'text' || n.type === 'code' ? n.text : `*${plain(n.children)}*`)).join('');
+    expect(plain(paragraph!.children)).toBe(text.trim());
+  });
+});
