@@ -10,7 +10,8 @@
  *   was planted (the generator's own skills are independent draws: any other link is counted a
  *   false positive, though it may be a real near copy);
  * - what the pass adds to a clean build of the same content: builds with and without it,
- *   alternating (`--runs` each, medians), and the share of the build without it. Its per-skill
+ *   alternating (`--runs` each, medians, each into an empty output folder), and the share of the
+ *   build without it. Its per-skill
  *   part runs in a thread while skills load (build/quality/pass.ts), so it is also timed alone,
  *   on one thread (`computeQuality`).
  */
@@ -111,6 +112,9 @@ if (!values['skip-build']) {
   for (let i = 0; i < Number(values.runs); i++) {
     // Alternating, so a machine slowing down or speeding up weighs on both alike.
     for (const [quality, runs] of [[true, withRuns], [false, withoutRuns]] as const) {
+      // The previous output is removed before the clock starts: removing 100k skills' tree takes
+      // minutes on this disk and varies more than the whole pass costs.
+      rmSync(out, { recursive: true, force: true });
       const t = performance.now();
       await runBuild({ contentDir: content, outDir: out, site: false, quality });
       runs.push(performance.now() - t);
