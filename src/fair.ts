@@ -2,7 +2,7 @@
  * Fair CPU for hosts that answer many requests on one thread (the Node server): a search or an
  * autocomplete can cost a thousand times a list page, so
  *
- * - `limitSearches` lets at most `max` searches run at once; others wait in a bounded queue, and
+ * - `limitSearches` lets at most `max` searches (one by default) run at once; others wait in a bounded queue, and
  *   past it the answer is a 429 RATE_LIMITED error with `Retry-After` (the client retries), never
  *   a pile of half-done work. Light requests (lists, skills, categories) never wait for it;
  * - `TimeSlicer` makes a running search give the thread back every few milliseconds, so a light
@@ -16,7 +16,11 @@ import { parseRoute } from './route.ts';
 
 /** Options of `limitSearches`. */
 export interface SearchLimitOptions {
-  /** Searches running at once; default 2. */
+  /**
+   * Searches running at once; default 1. The searches share one thread: running two at once
+   * answers them no sooner (measured: BENCHMARKS.md "Fair CPU"), and a list request then waits
+   * behind two slices instead of one.
+   */
   max?: number;
   /** Searches waiting for a turn before more are refused; default 64. */
   queue?: number;
@@ -31,7 +35,7 @@ export function isSearchRequest(request: Request, basePath = '/'): boolean {
 }
 
 /** `handler` with at most `max` searches at once (see the module comment). */
-export function limitSearches(handler: Handler, { max = 2, queue = 64, basePath = '/' }: SearchLimitOptions = {}): Handler {
+export function limitSearches(handler: Handler, { max = 1, queue = 64, basePath = '/' }: SearchLimitOptions = {}): Handler {
   let running = 0;
   const waiting: Array<() => void> = [];
   const release = (): void => {

@@ -45,7 +45,7 @@ export interface ServerOptions {
   handler?: Handler;
   /** Per-client limit on `/api/v1/...` requests; none by default. */
   rateLimit?: RateLimitOptions;
-  /** Searches running at once and waiting (src/fair.ts); default 2 and 64. */
+  /** Searches running at once and waiting (src/fair.ts); default 1 and 64. */
   searchLimit?: SearchLimitOptions;
   /**
    * Paths the host answers itself, before anything else, by exact pathname (`skills-api dev`
@@ -73,7 +73,7 @@ export function createDirHandler(dir: string): Handler {
 /** Start serving `dir`; resolves once the server listens. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   // ETags, 304s and Cache-Control of API answers: the rules of every host (src/http-cache.ts).
-  // At most two searches at once, so lists and skills stay fast under heavy searches (src/fair.ts).
+  // One search at a time, so lists and skills stay fast under heavy searches (src/fair.ts).
   const handler = withCaching(limitSearches(options.handler ?? createDirHandler(options.dir), options.searchLimit));
   const limit = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, options.rateLimit.now);
 

@@ -410,7 +410,7 @@ function withServer(command: Command): Command {
       }
       return value;
     })
-    .option('--max-searches <n>', 'searches answered at once; more wait in line, others (lists, skills) never do (default 2; 0: no limit)', (value) => {
+    .option('--max-searches <n>', 'searches answered at once; more wait in line, others (lists, skills) never do (default 1; 0: no limit)', (value) => {
       if (!/^\d{1,4}$/.test(value)) throw new InvalidArgumentError('--max-searches must be a whole number from 0 to 9999');
       return Number(value);
     });
