@@ -95,6 +95,7 @@ function encodable(response: Response): Response {
   return out;
 }
 
+/** The Worker's answer to `request` (see the routing above), before `encodable`. */
 async function answer(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
   const readable = request.method === 'GET' || request.method === 'HEAD';
