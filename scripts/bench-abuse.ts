@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startServe } from './bench-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -39,15 +40,7 @@ writeFileSync(
 
 const build = spawn(process.execPath, ['bin/skills-api.js', 'build', '--content', content, '--out', out], { stdio: 'inherit' });
 await new Promise((resolve) => build.once('exit', resolve));
-const server = spawn(process.execPath, ['bin/skills-api.js', 'serve', '--dir', out, '--port', '0', '--host', '127.0.0.1'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const url = await new Promise<string>((resolve) => {
-  let text = '';
-  server.stdout!.on('data', (chunk: Buffer) => {
-    text += chunk.toString();
-    const found = /on (http:\/\/\S+)/.exec(text);
-    if (found) resolve(found[1]!);
-  });
-});
+const { child: server, url } = await startServe(out);
 const port = Number(new URL(url).port);
 
 /** The server's resident memory in MiB (its node process is the child itself: bin registers tsx in-process). */

@@ -6,11 +6,11 @@
  * no search limit (`--max-searches 0`), two at once, then the default (one at a time). Loopback
  * only, a fixed number of requests.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runBuild } from '../build/build.ts';
+import { startServe } from './bench-process.ts';
 import { generate } from './gen.ts';
 
 const { values } = parseArgs({
@@ -34,26 +34,13 @@ if (!existsSync(join(out, 'api'))) {
 const WORDS = ['file', 'run', 'check', 'make', 'output', 'input', 'change', 'list', 'step', 'value', 'name', 'set', 'time', 'data', 'user', 'code', 'line', 'command', 'result', 'error', 'report', 'test', 'rule', 'type', 'field', 'note'];
 const heavyUrls = WORDS.flatMap((a) => WORDS.map((b) => `/api/v1/skills/autocomplete?q=${encodeURIComponent(`"${a} ${b.slice(0, 2)}`)}&limit=20`));
 
-async function startServer(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/skills-api.js', 'serve', '--dir', out, '--port', '0', '--host', '127.0.0.1', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const url = await new Promise<string>((resolve) => {
-    let text = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-      const found = /on (http:\/\/\S+)/.exec(text);
-      if (found) resolve(found[1]!);
-    });
-  });
-  return { url, child };
-}
-
 function quantile(sorted: number[], q: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 const ms = (n: number): string => `${n.toFixed(0)} ms`;
 
 async function run(label: string, args: string[]): Promise<string> {
-  const { url, child } = await startServer(args);
+  const { url, child } = await startServe(out, args);
   try {
     // Warm: the manifest, list pages and the index root are loaded once before measuring.
     await (await fetch(`${url}/api/v1/skills`)).arrayBuffer();

@@ -22,6 +22,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { startProcess, startServe } from './bench-process.ts';
 
 const { values } = parseArgs({
   options: {
@@ -129,7 +130,7 @@ if (haveOutput) {
 
 // Server under load.
 const detail = firstDetail(out);
-const api = await startProcess(process.execPath, ['bin/skills-api.js', 'serve', '--dir', out, '--port', '0', '--host', '127.0.0.1'], /on (http:\/\/\S+)/);
+const api = await startServe(out);
 const routes = [
   '/api/v1/skills',
   '/api/v1/skills?sort=updated&order=desc&page=3',
@@ -178,7 +179,7 @@ say(`Detail route, 20 connections: \`npm run serve\` ${viaApi.requests.average} 
 say();
 
 // 1,000 concurrent connections on the mixed routes.
-const crowd = await startProcess(process.execPath, ['bin/skills-api.js', 'serve', '--dir', out, '--port', '0', '--host', '127.0.0.1'], /on (http:\/\/\S+)/);
+const crowd = await startServe(out);
 const many = await autocannon({ url: crowd.url, connections: 1000, duration: Math.max(5, duration / 3), timeout: 30, requests: routes.map((path) => ({ method: 'GET', path })) });
 const stillUp = (await fetch(`${crowd.url}/api/v1/skills/${detail}`)).status;
 crowd.child.kill('SIGTERM');
@@ -187,7 +188,7 @@ say(`1,000 concurrent connections, mixed routes, ${Math.max(5, duration / 3)} s:
 say();
 
 // Rate limiting: 60/min per client; 70 requests from one client.
-const limited = await startProcess(process.execPath, ['bin/skills-api.js', 'serve', '--dir', out, '--port', '0', '--host', '127.0.0.1', '--rate-limit', '60/min'], /on (http:\/\/\S+)/);
+const limited = await startServe(out, ['--rate-limit', '60/min']);
 const statuses: number[] = [];
 let first429: Response | undefined;
 for (let i = 0; i < 70; i++) {
@@ -206,22 +207,6 @@ say(`Rate limit \`--rate-limit 60/min\`, 70 requests from one client: ${statuses
 function run(command: string, args: string[]): void {
   const result = spawnSync(command, args, { stdio: 'inherit' });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed`);
-}
-
-/** Start a server process and wait until it prints its URL. */
-function startProcess(command: string, args: string[], urlPattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let seen = '';
-    const onData = (chunk: Buffer): void => {
-      seen += chunk.toString();
-      const url = urlPattern.exec(seen)?.[1];
-      if (url !== undefined) resolve({ child, url: url.replace('localhost', '127.0.0.1') });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before listening:\n${seen}`)));
-  });
 }
 
 /** Every file under `dir`: its `/`-separated path relative to `dir` (sorted) and its size. */
