@@ -16,7 +16,7 @@ import { writeSite } from '../build/site.ts';
 import type { OutputWriter } from '../build/output.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
-import { CHROMIUM_ARGS, ROOT, copyContent, findChromium, startServeCli, tempDir, type ServeCli, type TempDir } from './helpers/browser-setup.ts';
+import { CHROMIUM_ARGS, ROOT, copyContent, findChromium, localContext, openView, startServeCli, tempDir, type ServeCli, type TempDir } from './helpers/browser-setup.ts';
 
 const CHROMIUM = findChromium();
 const IN_CI = Boolean(process.env.CI);
@@ -62,18 +62,8 @@ describe.skipIf(CHROMIUM === undefined)('demo page and Service Worker in Chromiu
   let page: Page;
   let reference: Handler;
 
-  /** A context that can reach only the local server (avatars and links elsewhere fail at once). */
-  const newContext = async (options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> => {
-    const created = await browser.newContext({ viewport: DESKTOP, ...options });
-    await created.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort());
-    return created;
-  };
-
-  /** Open `hash` of the page at `origin + path` and wait until the view has rendered. */
-  const open = async (target: Page, url: string): Promise<void> => {
-    await target.goto(url);
-    await target.waitForSelector('main .view:not([aria-busy])');
-  };
+  const newContext = (options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> => localContext(browser, { viewport: DESKTOP, ...options });
+  const open = openView;
 
   /** `fetch(url)` inside the page, with whether the Service Worker produced the response. */
   const fetchInPage = async (url: string): Promise<Answer & { fromServiceWorker: boolean }> => {

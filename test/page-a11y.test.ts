@@ -14,7 +14,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../build/build.ts';
 import { CATALOGS } from '../site/i18n.ts';
-import { CHROMIUM_ARGS, ROOT, copyContent, findChromium, startServeCli, tempDir, type ServeCli, type TempDir } from './helpers/browser-setup.ts';
+import { CHROMIUM_ARGS, ROOT, copyContent, findChromium, localContext, openView, startServeCli, tempDir, type ServeCli, type TempDir } from './helpers/browser-setup.ts';
 
 const CHROMIUM = findChromium();
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -52,16 +52,10 @@ describe.skipIf(CHROMIUM === undefined)('the demo page: accessibility, keyboard,
   let browser: Browser;
   const figures: Record<string, { serious: number; moderate: number; minor: number; passes: number; others: string[] }> = {};
 
-  /** A context reaching only the local server; CSP is bypassed only so axe can be injected. */
-  const newContext = async (options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> => {
-    const context = await browser.newContext({ viewport: WIDTHS.desktop, bypassCSP: true, locale: 'en-US', ...options });
-    await context.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort());
-    return context;
-  };
-  const open = async (page: Page, hash: string): Promise<void> => {
-    await page.goto(`${server.url}/${hash}`);
-    await page.waitForSelector('main .view:not([aria-busy])');
-  };
+  /** CSP is bypassed only so axe can be injected. */
+  const newContext = (options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> =>
+    localContext(browser, { viewport: WIDTHS.desktop, bypassCSP: true, locale: 'en-US', ...options });
+  const open = (page: Page, hash: string): Promise<void> => openView(page, `${server.url}/${hash}`);
 
   beforeAll(async () => {
     temp = await tempDir('skills-a11y-');

@@ -8,6 +8,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -92,4 +93,20 @@ export async function tempDir(prefix: string): Promise<TempDir> {
 export async function copyContent(target: string, extra: readonly string[] = []): Promise<void> {
   await fs.cp(join(ROOT, 'content'), target, { recursive: true });
   for (const source of extra) await fs.cp(join(source, 'skills'), join(target, 'skills'), { recursive: true });
+}
+
+/**
+ * A browser context that can reach only the local server (avatars and links elsewhere fail at
+ * once, so no test waits on the network), with `options`.
+ */
+export async function localContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.route((url) => url.hostname !== '127.0.0.1', (route) => route.abort());
+  return context;
+}
+
+/** Open `url` in `page` and wait until the demo page's view has rendered. */
+export async function openView(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('main .view:not([aria-busy])');
 }
