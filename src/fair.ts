@@ -36,34 +36,55 @@ export function isSearchRequest(request: Request, basePath = '/'): boolean {
 
 /** `handler` with at most `max` searches at once (see the module comment). */
 export function limitSearches(handler: Handler, { max = 1, queue = 64, basePath = '/' }: SearchLimitOptions = {}): Handler {
-  let running = 0;
-  const waiting: Array<() => void> = [];
-  const release = (): void => {
-    const next = waiting.shift();
-    if (next !== undefined) next();
-    else running--;
-  };
+  const turns = new Turns(max, queue);
   return async (request) => {
     if (!isSearchRequest(request, basePath)) return handler(request);
-    if (running >= max) {
-      if (waiting.length >= queue) {
-        const error = new ApiError('RATE_LIMITED', 'The server is busy with other searches; retry in a second');
-        return new Response(JSON.stringify(error.toBody()), {
-          status: error.status,
-          headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'cache-control': 'no-store' },
-        });
-      }
-      // The turn is handed over by `release`: `running` stays counted for the next search.
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    } else {
-      running++;
+    if (turns.full) {
+      const error = new ApiError('RATE_LIMITED', 'The server is busy with other searches; retry in a second');
+      return new Response(JSON.stringify(error.toBody()), {
+        status: error.status,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'cache-control': 'no-store' },
+      });
     }
-    try {
-      return await handler(request);
-    } finally {
-      release();
-    }
+    return turns.run(() => handler(request));
   };
+}
+
+/**
+ * At most `max` tasks at once; the others wait for a turn, first come first served. `full` says
+ * when `queue` tasks wait already, for a caller that refuses rather than queue more.
+ */
+export class Turns {
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(
+    readonly max: number,
+    readonly queue = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /** Whether `max` tasks run and `queue` wait. */
+  get full(): boolean {
+    return this.running >= this.max && this.waiting.length >= this.queue;
+  }
+
+  /** Run `task` in its turn. */
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    // The turn is handed over by `release`: `running` stays counted for the next task.
+    if (this.running >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await task();
+    } finally {
+      this.release();
+    }
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next !== undefined) next();
+    else this.running--;
+  }
 }
 
 /** Milliseconds of work a search does before giving the thread back. */

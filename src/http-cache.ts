@@ -8,6 +8,7 @@
  * within `s-maxage`. Content-hashed files (the search index) never change under their name and
  * are `immutable`.
  */
+import type { AnswerMemo } from './answer-memo.ts';
 import type { Handler } from './handler.ts';
 import { SEARCH_DIR } from './search/format.ts';
 
@@ -17,6 +18,11 @@ export interface CachingOptions {
   maxAge?: number;
   /** Shared-cache (CDN, edge) lifetime; default 300. */
   sMaxAge?: number;
+  /**
+   * Keep 200 answers by URL and send them again without the handler (src/answer-memo.ts); none
+   * by default. For a long-lived process serving one build: clear it when the build changes.
+   */
+  memo?: AnswerMemo;
 }
 
 /** `Cache-Control` of content-hashed files: a year, and never revalidated. */
@@ -53,8 +59,30 @@ export function cacheControlFor(path: string, status: number, api: boolean, opti
 }
 
 export function withCaching(handler: Handler, options: CachingOptions = {}): Handler {
+  const memo = options.memo;
   return async (request) => {
     const head = request.method === 'HEAD';
+    if (memo === undefined) return answerAnew(request, head, 0);
+    // An answer computed while the build changed is not kept: the build it started on decides.
+    const generation = memo.generation;
+    let kept = memo.get(request.url);
+    const pending = kept === undefined ? memo.pending(request.url) : undefined;
+    if (pending !== undefined) {
+      // The same URL asked while it is being answered: wait for that answer.
+      await pending;
+      kept = memo.get(request.url);
+    }
+    if (kept !== undefined) return answer(request, kept.headers, kept.body, true);
+    const done = memo.start(request.url);
+    try {
+      return await answerAnew(request, head, generation);
+    } finally {
+      done();
+    }
+  };
+
+  /** The handler's answer to `request`, tagged (and kept, with a memo, as of build `generation`). */
+  async function answerAnew(request: Request, head: boolean, generation: number): Promise<Response> {
     const response = await handler(head ? new Request(request, { method: 'GET' }) : request);
     const headers = new Headers(response.headers);
     if (!headers.has('cache-control')) headers.set('cache-control', cacheControlFor(new URL(request.url).pathname, response.status, true, options));
@@ -72,13 +100,55 @@ export function withCaching(handler: Handler, options: CachingOptions = {}): Han
       return new Response(head ? null : response.body, { status: 200, headers });
     }
     // API bodies are bounded JSON: reading one whole to hash it costs little, and gives its length.
-    const body = await response.arrayBuffer();
+    const body = await readBytes(response.body);
     const etag = await strongEtag(body);
     headers.set('etag', etag);
-    if (etagMatches(request.headers.get('if-none-match'), etag)) return notModified(headers);
     headers.set('content-length', String(body.byteLength));
-    return new Response(head ? null : body, { status: 200, headers });
-  };
+    if (memo === undefined) return answer(request, headers, body, false);
+    return answer(request, headers, memo.keep(request.url, generation, headers, etag, body), true);
+  }
+}
+
+/**
+ * The 200 with `headers` (ETag and length set) and `body`, or its 304 when `If-None-Match`
+ * matches; no body for HEAD. A `shared` body (kept by an `AnswerMemo`, sent to many) goes out as
+ * one chunk of a stream: `new Response(bytes)` would copy it for every request.
+ */
+function answer(request: Request, headers: Headers, body: Uint8Array<ArrayBuffer>, shared: boolean): Response {
+  if (etagMatches(request.headers.get('if-none-match'), headers.get('etag')!)) return notModified(headers);
+  if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
+  if (!shared) return new Response(body, { status: 200, headers });
+  const stream = new ReadableStream<Uint8Array<ArrayBuffer>>({
+    start(controller) {
+      controller.enqueue(body);
+      controller.close();
+    },
+  });
+  return new Response(stream, { status: 200, headers });
+}
+
+/**
+ * All bytes of `body`. A body of one chunk (a `Response` made from a string or bytes, or one this
+ * module sends) is that chunk itself, not a copy: `Response.arrayBuffer()` copies, and a 1 MiB
+ * answer read by many requests at once left that much garbage per request.
+ */
+export async function readBytes(body: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    chunks.push(read.value);
+    length += read.value.byteLength;
+  }
+  const only = chunks[0];
+  if (chunks.length === 1 && only!.buffer instanceof ArrayBuffer) return only as Uint8Array<ArrayBuffer>;
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
 }
 
 /** A strong ETag of `body`: the quoted SHA-256, base64url (the form the Node server uses too). */
@@ -87,6 +157,14 @@ export async function strongEtag(body: BufferSource): Promise<string> {
   let binary = '';
   for (const byte of digest) binary += String.fromCharCode(byte);
   return `"${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}"`;
+}
+
+/**
+ * Whether `etag` has the form `strongEtag` gives (a quoted base64url SHA-256): such a tag names
+ * exact bytes whatever the resource, so a host may share one body among all answers carrying it.
+ */
+export function isContentEtag(etag: string | undefined): etag is string {
+  return etag !== undefined && /^"[A-Za-z0-9_-]{43}"$/.test(etag);
 }
 
 /**

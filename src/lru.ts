@@ -42,6 +42,12 @@ export class Lru<V> {
     this.map.delete(key);
   }
 
+  /** Forget every entry. */
+  clear(): void {
+    this.map.clear();
+    this.weight = 0;
+  }
+
   /** How many entries are kept. */
   get size(): number {
     return this.map.size;

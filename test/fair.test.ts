@@ -3,7 +3,7 @@
  * with Retry-After), light requests never waiting for them, and long work giving the thread back.
  */
 import { describe, expect, it } from 'vitest';
-import { SLICE_MS, TimeSlicer, isSearchRequest, limitSearches } from '../src/fair.ts';
+import { SLICE_MS, TimeSlicer, Turns, isSearchRequest, limitSearches } from '../src/fair.ts';
 
 const request = (path: string): Request => new Request(`http://x${path}`);
 
@@ -47,6 +47,37 @@ describe('limitSearches', () => {
     }, { max: 1, queue: 0 });
     await expect(handler(request('/api/v1/skills/search?q=a'))).rejects.toThrow('boom');
     expect((await handler(request('/api/v1/skills/search?q=a'))).status).toBe(200);
+  });
+});
+
+describe('Turns', () => {
+  it('runs at most `max` tasks at once, the others first come first served, and says when `queue` wait', async () => {
+    const turns = new Turns(2, 3);
+    const gates = new Map<number, () => void>();
+    const started: number[] = [];
+    const task = (n: number) => () =>
+      new Promise<number>((resolve) => {
+        started.push(n);
+        gates.set(n, () => resolve(n));
+      });
+    const runs = [1, 2, 3, 4, 5].map((n) => turns.run(task(n)));
+    await expect.poll(() => started).toEqual([1, 2]);
+    expect(turns.full).toBe(true);
+    gates.get(2)!();
+    await expect.poll(() => started).toEqual([1, 2, 3]);
+    expect(turns.full).toBe(false);
+    for (const n of [1, 3, 4, 5]) {
+      await expect.poll(() => gates.has(n)).toBe(true);
+      gates.get(n)!();
+    }
+    expect(await Promise.all(runs)).toEqual([1, 2, 3, 4, 5]);
+    expect(started).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a task that throws gives its turn back', async () => {
+    const turns = new Turns(1);
+    await expect(turns.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await turns.run(async () => 'next')).toBe('next');
   });
 });
 

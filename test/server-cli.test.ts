@@ -239,6 +239,9 @@ describe('skills-api dev', () => {
         return text;
       };
 
+      // Asked once before the edit: the server keeps answers by URL, and a rebuild must drop them.
+      const before = (await (await fetch(`${url}/api/v1/skills/acme/hello`)).json()) as { data: { name: string } };
+      expect(before.data.name).toBe('Hello');
       const mark = stdout.length;
       await writeFile(join(dir, 'content', 'skills', 'acme', 'hello', 'SKILL.md'), '---\nname: Hello Edited\ndescription: Says hello.\n---\n# Hello\n');
       expect(await events()).toContain('data: reload');

@@ -12,7 +12,8 @@ import { readPort, readRateLimit } from '../src/node/cli.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
 import { createRateLimiter } from '../src/node/rate-limit.ts';
 import { addVary } from '../src/http-cache.ts';
-import { acceptsGzip } from '../src/node/reply.ts';
+import { acceptsGzip, SharedGzip } from '../src/node/reply.ts';
+import { gunzipSync } from 'node:zlib';
 import { isPlainSegment, resolveInside } from '../src/node/safe-path.ts';
 
 describe('acceptsGzip', () => {
@@ -33,6 +34,19 @@ describe('acceptsGzip', () => {
     ['gzip;q=abc', false],
   ])('%j → %s', (header, expected) => {
     expect(acceptsGzip(header)).toBe(expected);
+  });
+});
+
+describe('SharedGzip', () => {
+  it('gzips one body once for every caller, the same bytes to each, and keeps within its room', async () => {
+    const shared = new SharedGzip(100);
+    const body = Buffer.from('abc'.repeat(20));
+    const [a, b] = [shared.gzip('"t"', body), shared.gzip('"t"', body)];
+    expect(b).toBe(a);
+    expect(gunzipSync(await a).toString()).toBe(body.toString());
+    // A second body of 60 bytes pushes the first out (room for 100).
+    void shared.gzip('"u"', body);
+    expect(shared.gzip('"t"', body)).not.toBe(a);
   });
 });
 

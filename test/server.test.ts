@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strongEtag } from '../src/http-cache.ts';
-import { MAX_PIPELINED, startServer, type RunningServer } from '../src/node/server.ts';
+import { MAX_PIPELINED, MAX_PREPARING, startServer, type RunningServer } from '../src/node/server.ts';
 import { FORMAT_VERSION } from '../src/paths.ts';
 import { contractContent, writeContractTree } from './contract/contract-data.ts';
 
@@ -470,7 +470,8 @@ describe('pipelined requests from a client that does not read', () => {
       const socket = connect(big.port, '127.0.0.1');
       await new Promise<void>((resolve) => socket.once('connect', resolve));
       socket.pause();
-      socket.write('GET /api/v1/skills/a/b HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n'.repeat(5));
+      // Five URLs, so each is answered anew (the server answers a URL it has answered from memory).
+      socket.write([1, 2, 3, 4, 5].map((n) => `GET /api/v1/skills/a/b?n=${n} HTTP/1.1\r\nHost: x\r\nAccept-Encoding: identity\r\n\r\n`).join(''));
       await expect.poll(() => started, { timeout: 10_000 }).toBe(1);
       // Node has parsed all five by now; without turns it would have started them in these ticks.
       for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -491,6 +492,84 @@ describe('pipelined requests from a client that does not read', () => {
       await big.close();
     }
   }, 60_000);
+
+  it('one answer for many connections asking for the same URL at once: computed once, the same bytes to all', async () => {
+    const body = JSON.stringify({ data: 'y'.repeat(1024 * 1024) });
+    let calls = 0;
+    const same = await startServer({
+      dir: out,
+      host: '127.0.0.1',
+      handler: async () => {
+        calls++;
+        return new Response(body, { headers: { 'content-type': 'application/json' } });
+      },
+    });
+    try {
+      const received = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          new Promise<string>((resolve, reject) => {
+            const chunks: Buffer[] = [];
+            const encoding = i % 2 === 0 ? 'identity' : 'gzip';
+            const socket = connect(same.port, '127.0.0.1', () =>
+              socket.write(`GET /api/v1/skills/big/one HTTP/1.1\r\nHost: x\r\nAccept-Encoding: ${encoding}\r\nConnection: close\r\n\r\n`),
+            );
+            socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+            socket.on('error', reject);
+            socket.on('end', () => {
+              const raw = Buffer.concat(chunks);
+              const split = raw.indexOf('\r\n\r\n');
+              const payload = raw.subarray(split + 4);
+              resolve((encoding === 'gzip' ? gunzipSync(payload) : payload).toString());
+            });
+          }),
+        ),
+      );
+      expect(new Set(received)).toEqual(new Set([body]));
+      expect(calls).toBe(1);
+    } finally {
+      await same.close();
+    }
+  }, 60_000);
+
+  it(`prepares at most ${MAX_PREPARING} answers at once (searches have their own limit and pass)`, async () => {
+    let running = 0;
+    let most = 0;
+    const gates: Array<() => void> = [];
+    const searches: string[] = [];
+    const held = await startServer({
+      dir: out,
+      host: '127.0.0.1',
+      handler: async (r) => {
+        const url = new URL(r.url);
+        if (url.pathname.endsWith('/search')) {
+          searches.push(url.search);
+          return new Response('{"data":[]}');
+        }
+        running++;
+        most = Math.max(most, running);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        running--;
+        return new Response(JSON.stringify({ data: url.search }));
+      },
+    });
+    try {
+      const answers = Array.from({ length: 12 }, (_, i) => fetch(`${held.url}/api/v1/skills/a/b?n=${i}`));
+      await expect.poll(() => running).toBe(MAX_PREPARING);
+      // Every turn is held, and a search is still answered.
+      const search = await fetch(`${held.url}/api/v1/skills/search?q=x`);
+      expect(search.status).toBe(200);
+      expect(searches).toEqual(['?q=x']);
+      while ((await Promise.race([Promise.all(answers).then(() => true), new Promise((resolve) => setTimeout(resolve, 20, false))])) === false) {
+        gates.splice(0).forEach((open) => open());
+      }
+      const bodies = await Promise.all(answers.map(async (answer) => ((await (await answer).json()) as { data: string }).data));
+      expect(bodies).toEqual(Array.from({ length: 12 }, (_, i) => `?n=${i}`));
+      expect(most).toBe(MAX_PREPARING);
+    } finally {
+      gates.splice(0).forEach((open) => open());
+      await held.close();
+    }
+  }, 30_000);
 
   it(`closes a connection that queues more than ${MAX_PIPELINED} requests at once`, async () => {
     // All requests arrive in one packet, so Node parses them together: the queue overflows at once.

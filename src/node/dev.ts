@@ -78,6 +78,7 @@ export async function runDev(options: DevOptions): Promise<void> {
     try {
       await options.rebuild();
       handler = createDirHandler(options.out);
+      running.forgetAnswers();
       for (const res of streams) res.write('data: reload\n\n');
       ok = true;
     } catch (error) {

@@ -7,10 +7,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { addVary } from '../http-cache.ts';
+import { addVary, isContentEtag, readBytes } from '../http-cache.ts';
 import { promisify } from 'node:util';
 import { createGzip, gzip } from 'node:zlib';
 import { ApiError } from '../errors.ts';
+import { Lru } from '../lru.ts';
 
 /** Status, headers (lower-case names) and body of one answer. */
 export interface Reply {
@@ -39,6 +40,37 @@ export function errorReply(error: ApiError, headers: Record<string, string> = {}
   };
 }
 
+/** Bytes of gzipped bodies `SharedGzip` keeps by default. */
+export const SHARED_GZIP_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Gzipped answer bodies kept by their content ETag (`withCaching`'s SHA-256 of the bytes,
+ * `isContentEtag` in src/http-cache.ts): the same answer is gzipped once, not once per request,
+ * and every connection asking for it is written the same bytes. The plain bodies are shared by
+ * the runtime's `AnswerMemo` (src/answer-memo.ts); this is the same for their gzip form.
+ */
+export class SharedGzip {
+  private readonly kept: Lru<Promise<Buffer>>;
+
+  constructor(maxBytes = SHARED_GZIP_BYTES) {
+    // Weighed by the plain length (the gzip length is unknown until done): an upper bound.
+    this.kept = new Lru(maxBytes);
+  }
+
+  /**
+   * The gzip of `body` tagged `etag`. The promise is kept at once, so requests arriving while it
+   * is computed wait for the same one; a failure is not kept.
+   */
+  gzip(etag: string, body: Buffer): Promise<Buffer> {
+    const kept = this.kept.get(etag);
+    if (kept !== undefined) return kept;
+    const zipped = gzipBuffer(body);
+    this.kept.set(etag, zipped, body.length);
+    zipped.catch(() => this.kept.delete(etag));
+    return zipped;
+  }
+}
+
 /**
  * Turn a `Response` of the runtime handler (wrapped in `withCaching`: its ETag, 304 and
  * `Cache-Control` decided) into a `Reply`. A body of known length (`withCaching` read it whole
@@ -52,17 +84,26 @@ export async function replyFromResponse(response: Response): Promise<Reply> {
   });
   if (response.body === null) return { status: response.status, headers, body: null };
   if (headers['content-length'] !== undefined || response.status !== 200) {
-    return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
+    return { status: response.status, headers, body: bufferOf(await readBytes(response.body)) };
   }
   // The DOM and Node typings of ReadableStream differ in name only.
   return { status: response.status, headers, body: Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>) };
 }
 
 /**
- * Write `reply` to `res` for `req`. Never throws for a client that went away: a stream whose
- * reader disconnects is torn down quietly (the file or handler stream included).
+ * A `Buffer` over the memory of `bytes`, not a copy: an answer kept by the `AnswerMemo` is then
+ * the very memory written to every connection asking for it.
  */
-export async function send(req: IncomingMessage, res: ServerResponse, reply: Reply): Promise<void> {
+function bufferOf(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * Write `reply` to `res` for `req`. Never throws for a client that went away: a stream whose
+ * reader disconnects is torn down quietly (the file or handler stream included). With `shared`,
+ * a whole body with a content ETag is gzipped once for every request asking for it.
+ */
+export async function send(req: IncomingMessage, res: ServerResponse, reply: Reply, shared?: SharedGzip): Promise<void> {
   const headers: Record<string, string> = { ...reply.headers, ...COMMON_HEADERS };
   headers['vary'] = addVary(headers['vary'], 'Accept-Encoding');
   let body = reply.body;
@@ -81,6 +122,8 @@ export async function send(req: IncomingMessage, res: ServerResponse, reply: Rep
     const held = String(req.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim());
     if (held.includes(`W/${etag}`)) headers['etag'] = `W/${etag}`;
   }
+  // Whether the body may be gzipped once for every request (read before the tag is weakened).
+  const sharedTag = shared !== undefined && isContentEtag(headers['etag']) ? headers['etag'] : undefined;
   if (compress) {
     headers['content-encoding'] = 'gzip';
     delete headers['content-length'];
@@ -91,7 +134,7 @@ export async function send(req: IncomingMessage, res: ServerResponse, reply: Rep
   }
 
   if (Buffer.isBuffer(body)) {
-    if (compress) body = await gzipBuffer(body);
+    if (compress) body = sharedTag === undefined ? await gzipBuffer(body) : await shared!.gzip(sharedTag, body);
     headers['content-length'] = String(body.length);
   }
   if (req.method === 'HEAD' || !hasBody || body === null) {

@@ -9,20 +9,29 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
-import { limitSearches, type SearchLimitOptions } from '../fair.ts';
+import { isSearchRequest, limitSearches, Turns, type SearchLimitOptions } from '../fair.ts';
+import { AnswerMemo } from '../answer-memo.ts';
 import { cacheControlFor, withCaching } from '../http-cache.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { cachedLoader } from '../loader.ts';
 import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
 import { fsLoader } from './fs-loader.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './rate-limit.ts';
-import { errorReply, replyFromResponse, send, type Reply } from './reply.ts';
+import { errorReply, replyFromResponse, send, SharedGzip, type Reply } from './reply.ts';
 import { staticReply } from './static-files.ts';
 
 /** Longest request target answered; longer is 414 (BAD_INPUTS 30): the same on every host. */
 export { MAX_URL_BYTES };
 /** Request line plus headers; more is 431 (or 414 when the request line alone is too long). */
 export const MAX_HEADER_BYTES = 16 * 1024;
+/**
+ * API answers other than searches prepared at once (searches have their own limit, src/fair.ts);
+ * the others wait their turn. Preparing an answer holds copies of its body while it is made,
+ * read and hashed: 200 connections asking at once for 200 URLs of a 1 MiB answer peaked at
+ * 200–630 MiB with no limit, 185–196 MiB with 4 (8: 191–249 MiB). Four is also as many files as
+ * Node reads at once (libuv's thread pool), so a wait costs no throughput.
+ */
+export const MAX_PREPARING = 4;
 /** Files of the static tree the API handler keeps parsed in memory. */
 const CACHE_ENTRIES = 2000;
 /** Answer to a CORS preflight: any origin may GET with any request header, for a day. */
@@ -59,6 +68,8 @@ export interface RunningServer {
   url: string;
   port: number;
   server: Server;
+  /** Forget the answers kept by URL (src/answer-memo.ts): the build in `dir` was replaced. */
+  forgetAnswers(): void;
   /** Stop accepting connections, drop idle keep-alive ones, resolve once closed. */
   close(): Promise<void>;
 }
@@ -74,8 +85,13 @@ export function createDirHandler(dir: string): Handler {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   // ETags, 304s and Cache-Control of API answers: the rules of every host (src/http-cache.ts).
   // One search at a time, so lists and skills stay fast under heavy searches (src/fair.ts).
-  const handler = withCaching(limitSearches(options.handler ?? createDirHandler(options.dir), options.searchLimit));
+  // Answers kept by URL, one body per content: src/answer-memo.ts.
+  const memo = new AnswerMemo();
+  const handler = withCaching(limitSearches(options.handler ?? createDirHandler(options.dir), options.searchLimit), { memo });
   const limit = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, options.rateLimit.now);
+  const preparing = new Turns(MAX_PREPARING);
+  // An answer is gzipped once for every connection asking for it (src/node/reply.ts).
+  const shared = new SharedGzip();
 
   const answer = async (req: IncomingMessage): Promise<Reply> => {
     const target = req.url ?? '/';
@@ -113,7 +129,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // Every other method is refused here, for the API too: the handler would refuse it as well,
     // but a Fetch `Request` cannot even be made for some (TRACE, TRACK throw).
     if (!read) return notAllowed(method);
-    if (api) return limited(await replyFromResponse(await handler(toRequest(req, url))));
+    if (api) {
+      const request = toRequest(req, url);
+      const prepare = async () => replyFromResponse(await handler(request));
+      return limited(await (isSearchRequest(request) ? prepare() : preparing.run(prepare)));
+    }
     const file = await staticReply(options.dir, url.pathname, req);
     if (file !== undefined) return file;
     return errorReply(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
@@ -132,7 +152,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const route = options.routes?.get((req.url ?? '/').split('?')[0]!);
     if (route !== undefined && (req.method === 'GET' || req.method === 'HEAD')) route(req, res);
-    else inTurn(req, res, () => respond(req, res, answerWithPolicy));
+    else inTurn(req, res, () => respond(req, res, answerWithPolicy, shared));
   });
   server.on('clientError', answerClientError);
   server.on('connect', answerConnect);
@@ -149,6 +169,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${displayHost(options.host)}:${port}`,
     port,
     server,
+    forgetAnswers: () => memo.clear(),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -209,9 +230,9 @@ function inTurn(req: IncomingMessage, res: ServerResponse, reply: () => Promise<
 }
 
 /** Answer one request; an unexpected failure is a 500 (or a dropped connection once started). */
-async function respond(req: IncomingMessage, res: ServerResponse, answer: (req: IncomingMessage) => Promise<Reply>): Promise<void> {
+async function respond(req: IncomingMessage, res: ServerResponse, answer: (req: IncomingMessage) => Promise<Reply>, shared: SharedGzip): Promise<void> {
   try {
-    await send(req, res, await answer(req));
+    await send(req, res, await answer(req), shared);
   } catch (error) {
     console.error(`500 on ${req.method} ${req.url?.slice(0, 200)}:`, error);
     if (res.headersSent) res.destroy();
