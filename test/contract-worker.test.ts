@@ -171,6 +171,15 @@ describe('edge Worker over the sample build', () => {
       }
     });
 
+    it('If-None-Match: * on an existing file is a 304, as on the Node server (with or without Range)', async () => {
+      for (const headers of [{ 'if-none-match': '*' }, { 'if-none-match': '*', range: 'bytes=0-9' }] as Record<string, string>[]) {
+        const response = await get('/api/v1/manifest.json', { headers });
+        expect(response.status).toBe(304);
+        expect(response.headers.get('etag')).toMatch(/^W\//);
+        expect(await response.text()).toBe('');
+      }
+    });
+
     it('a missing search file is the JSON 404; other methods are 405', async () => {
       const missing = await get('/api/v1/skills/_search/x.ffffffffffffffff.json');
       expect(missing.status).toBe(404);

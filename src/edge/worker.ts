@@ -19,7 +19,7 @@
  */
 import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
-import { addVary, cacheControlFor, withCaching } from '../http-cache.ts';
+import { addVary, cacheControlFor, etagMatches, notModified, withCaching } from '../http-cache.ts';
 import { cachedLoader } from '../loader.ts';
 import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
 import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
@@ -121,6 +121,13 @@ async function answer(request: Request, env: Env): Promise<Response> {
   const cached = new Response(file.body, file);
   cached.headers.set('cache-control', cacheControlFor(url.pathname, 200, false));
   if (api) cached.headers.set('access-control-allow-origin', '*');
+  // Revalidation by the rule of every host, `If-None-Match: *` included (the assets server
+  // answers that one with the whole file).
+  const etag = cached.headers.get('etag');
+  if (cached.status === 200 && etag !== null && etagMatches(request.headers.get('if-none-match'), etag)) {
+    await cached.body?.cancel();
+    return notModified(cached.headers);
+  }
   return cached;
 }
 
