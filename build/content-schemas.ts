@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_LOCALE, LOCALE_RE, SLUG_RE } from '../src/paths.ts';
-import { MAX_NAME_LENGTH } from './front-matter.ts';
+import { MAX_NAME_LENGTH, bidiProblem } from './front-matter.ts';
 import type { Problem } from './model.ts';
 import { fieldPath, problem, quote } from './problems.ts';
 
@@ -34,6 +34,9 @@ export const MAX_LOCALES = 64;
 export function isOneLine(value: string): boolean {
   return !/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(value);
 }
+/** A display name or description without bidirectional controls (`bidiProblem`). */
+const noBidi = (value: string): boolean => bidiProblem(value) === undefined;
+const bidiError = (issue: { input?: unknown }): string => bidiProblem(String(issue.input)) ?? 'bidirectional control characters';
 /** Category slug or platform id. */
 const Slug = z.string({ error: SLUG_ERROR }).regex(SLUG_RE, { error: SLUG_ERROR });
 
@@ -209,8 +212,8 @@ export function skillJsonSchema(known: KnownIds) {
         .array(member('platform', known.platforms, 'platforms.json'), { error: 'expected a list of platform ids' })
         .min(1, { error: 'expected at least one platform' })
         .max(MAX_PER_SKILL, { error: `at most ${MAX_PER_SKILL} platforms` }),
-      name: Text.max(MAX_NAME_LENGTH, { error: `at most ${MAX_NAME_LENGTH} characters` }).optional(),
-      description: Text.optional(),
+      name: Text.max(MAX_NAME_LENGTH, { error: `at most ${MAX_NAME_LENGTH} characters` }).refine(noBidi, { error: bidiError }).optional(),
+      description: Text.refine(noBidi, { error: bidiError }).optional(),
       license: Text.optional(),
       installCommands: z
         .record(z.string(), Text.refine(isOneLine, { error: 'expected one line without control or bidirectional-control characters' }), {
@@ -274,7 +277,7 @@ export function quickSkillJson(raw: unknown, known: KnownIds): SkillJson | undef
   for (const key of ['name', 'description', 'license'] as const) {
     if (!Object.hasOwn(raw, key)) continue;
     const value = text(raw[key]);
-    if (value === undefined || (key === 'name' && value.length > MAX_NAME_LENGTH)) return undefined;
+    if (value === undefined || (key === 'name' && value.length > MAX_NAME_LENGTH) || (key !== 'license' && !noBidi(value))) return undefined;
     out[key] = value;
   }
   if (Object.hasOwn(raw, 'installCommands')) {

@@ -25,6 +25,22 @@ import { quote } from './problems.ts';
 export const MAX_FRONT_MATTER_DEPTH = 64;
 /** Longest display name (front matter or skill.json), in UTF-16 units. */
 export const MAX_NAME_LENGTH = 256;
+/**
+ * Bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069): in a
+ * name or description they make text read differently than it is (`Official \u202eloot
+ * yfitrec\u202c by Anthropic` shows as "Official certify tool by Anthropic"). The marks U+200E and
+ * U+200F, which right-to-left text legitimately needs, stay allowed.
+ */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+
+/** Why `value` cannot be a display name or description, when it holds bidirectional controls. */
+export function bidiProblem(value: string): string | undefined {
+  const found = [...new Set(value.match(BIDI_CONTROLS) ?? [])];
+  if (found.length === 0) return undefined;
+  const codes = found.map((c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase()}`).join(', ');
+  return `bidirectional control characters (${codes}) can make the text read differently than it is; remove them`;
+}
+
 /** Most YAML alias expansions accepted (an alias bomb needs millions). */
 const MAX_ALIAS_COUNT = 100;
 
@@ -76,6 +92,10 @@ export function parseFrontMatter(text: string): FrontMatter {
   // A display name is shown in every list it is in: a long one multiplies the output.
   if (name.length > MAX_NAME_LENGTH) issues.push({ field: 'name', message: `at most ${MAX_NAME_LENGTH} characters, got ${name.length}` });
   const description = requiredText(data, 'description', issues);
+  for (const [field, value] of [['name', name], ['description', description]] as const) {
+    const bidi = bidiProblem(value);
+    if (bidi !== undefined) issues.push({ field, message: bidi });
+  }
   const plain = toPlain(data, '', 0, issues) as Record<string, unknown>;
   if (issues.length > 0) throw new FrontMatterError(issues);
   return { data: plain, name, description, body };

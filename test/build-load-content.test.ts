@@ -404,6 +404,8 @@ describe('skill.json and stats.json (BAD_INPUTS 18)', () => {
     ['17 categories', { categories: Array.from({ length: 17 }, () => 'dev') }, 'categories: at most 16 categories'],
     ['an install command over two lines', { installCommands: { 'claude-code': 'npx x\nrm -rf ~' } }, 'installCommands.claude-code: expected one line without control or bidirectional-control characters'],
     ['a bidi control in an install command', { installCommands: { 'claude-code': 'npx \u202esafe' } }, 'installCommands.claude-code: expected one line without control or bidirectional-control characters'],
+    ['bidi controls in a name override', { name: 'Official \u202eloot yfitrec\u202c by Anthropic' }, 'name: bidirectional control characters (U+202E, U+202C) can make the text read differently than it is; remove them'],
+    ['a bidi isolate in a description override', { description: 'safe \u2067tool' }, 'description: bidirectional control characters (U+2067) can make the text read differently than it is; remove them'],
     ['a JSON array', [], ': expected a JSON object'],
   ])('%s', async (_, overrides, expected) => {
     const json = Array.isArray(overrides) ? overrides : skillJson(1, overrides);
@@ -459,6 +461,18 @@ describe('limits against amplification', () => {
   it('a display name over 256 characters in the front matter is refused, naming the field', async () => {
     const lines = await problemsOf(skill('skills/a/b', { 'skills/a/b/SKILL.md': `---\nname: ${'N'.repeat(300)}\ndescription: d\n---\n` }));
     expect(lines).toEqual(['skills/a/b/SKILL.md → name: at most 256 characters, got 300']);
+  });
+
+  it('bidirectional controls in a name or description are refused, written literally or as YAML escapes; RTL marks are not', async () => {
+    const lines = await problemsOf({
+      ...skill('skills/a/b', { 'skills/a/b/SKILL.md': '---\nname: "Official \\u202eloot yfitrec\\u202c by Anthropic"\ndescription: d\n---\n' }),
+      ...skill('skills/a/c', { 'skills/a/c/SKILL.md': '---\nname: c\ndescription: Reads \u2066right\u2069 to left\n---\n' }),
+      ...skill('skills/a/d', { 'skills/a/d/SKILL.md': '---\nname: \u05e9\u05dc\u05d5\u05dd\u200f tool\ndescription: d\u200e\n---\n' }),
+    });
+    expect(lines).toEqual([
+      'skills/a/b/SKILL.md → name: bidirectional control characters (U+202E, U+202C) can make the text read differently than it is; remove them',
+      'skills/a/c/SKILL.md → description: bidirectional control characters (U+2066, U+2069) can make the text read differently than it is; remove them',
+    ]);
   });
 
   it('more than 64 locales, or one locale twice in two cases, name categories.json and the field', async () => {
