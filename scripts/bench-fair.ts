@@ -6,54 +6,48 @@
  * no search limit (`--max-searches 0`), two at once, then the default (one at a time). Loopback
  * only, a fixed number of requests.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { runBuild } from '../build/build.ts';
-import { startServe } from './bench-process.ts';
-import { generate } from './gen.ts';
-
-const { values } = parseArgs({
-  options: {
-    count: { type: 'string', default: '10000' },
-    heavy: { type: 'string', default: '400' },
-    concurrency: { type: 'string', default: '16' },
-    work: { type: 'string', default: 'bench-out/fair' },
-  },
-  strict: true,
-});
-const count = Number(values.count);
-const content = join(values.work, `content-${count}`);
-const out = join(values.work, `public-${count}`);
-if (!existsSync(join(out, 'api'))) {
-  if (!existsSync(join(content, 'skills'))) await generate({ count, out: content, force: true });
-  await runBuild({ contentDir: content, outDir: out, site: false });
-}
+import { startServe, syntheticBuild } from './bench-process.ts';
 
 /** Open phrases over common words: each completion runs a phrase count over large postings. */
 const WORDS = ['file', 'run', 'check', 'make', 'output', 'input', 'change', 'list', 'step', 'value', 'name', 'set', 'time', 'data', 'user', 'code', 'line', 'command', 'result', 'error', 'report', 'test', 'rule', 'type', 'field', 'note'];
-const heavyUrls = WORDS.flatMap((a) => WORDS.map((b) => `/api/v1/skills/autocomplete?q=${encodeURIComponent(`"${a} ${b.slice(0, 2)}`)}&limit=20`));
+export const HEAVY_URLS = WORDS.flatMap((a) => WORDS.map((b) => `/api/v1/skills/autocomplete?q=${encodeURIComponent(`"${a} ${b.slice(0, 2)}`)}&limit=20`));
 
 function quantile(sorted: number[], q: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 const ms = (n: number): string => `${n.toFixed(0)} ms`;
 
-async function run(label: string, args: string[]): Promise<string> {
+/** How much heavy load `fairRun` sends. */
+export interface FairLoad {
+  /** Heavy requests in all. */
+  heavy: number;
+  /** Heavy requests at a time. */
+  concurrency: number;
+}
+
+/**
+ * One run: `skills-api serve` of `out` with `args`, the heavy load, and list pages one after
+ * another meanwhile; returns a row of the table (label, list count, p50, p99, max, heavy answered,
+ * heavy p50, p99, refused).
+ */
+export async function fairRun(out: string, label: string, args: string[], load: FairLoad): Promise<string> {
   const { url, child } = await startServe(out, args);
   try {
     // Warm: the manifest, list pages and the index root are loaded once before measuring.
     await (await fetch(`${url}/api/v1/skills`)).arrayBuffer();
-    await (await fetch(`${url}${heavyUrls[0]}`)).arrayBuffer();
+    await (await fetch(`${url}${HEAVY_URLS[0]}`)).arrayBuffer();
     const heavyTimes: number[] = [];
     let refused = 0;
     let next = 0;
-    const total = Number(values.heavy);
+    const total = load.heavy;
     let heavyDone = false;
     const heavy = Promise.all(
-      Array.from({ length: Number(values.concurrency) }, async () => {
+      Array.from({ length: load.concurrency }, async () => {
         while (next < total) {
-          const target = heavyUrls[next++ % heavyUrls.length]!;
+          const target = HEAVY_URLS[next++ % HEAVY_URLS.length]!;
           const t = performance.now();
           const response = await fetch(`${url}${target}`);
           await response.arrayBuffer();
@@ -78,17 +72,35 @@ async function run(label: string, args: string[]): Promise<string> {
   }
 }
 
-const rows = [
-  await run('no search limit (`--max-searches 0`)', ['--max-searches', '0']),
-  await run('two at once (`--max-searches 2`)', ['--max-searches', '2']),
-  await run('default (one at a time, 8 ms slices)', []),
-];
-console.log(
-  [
-    `### Fair CPU at ${count.toLocaleString('en')} skills: ${values.heavy} open-phrase autocompletes, ${values.concurrency} at a time, and list pages meanwhile`,
-    '',
-    '| server | list requests | list p50 | list p99 | list max | heavy answered | heavy p50 | heavy p99 | heavy refused (429) |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n'),
-);
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      count: { type: 'string', default: '10000' },
+      heavy: { type: 'string', default: '400' },
+      concurrency: { type: 'string', default: '16' },
+      work: { type: 'string', default: 'bench-out/fair' },
+    },
+    strict: true,
+  });
+  const count = Number(values.count);
+  const out = await syntheticBuild(count, values.work);
+  const load = { heavy: Number(values.heavy), concurrency: Number(values.concurrency) };
+  const rows = [
+    await fairRun(out, 'no search limit (`--max-searches 0`)', ['--max-searches', '0'], load),
+    await fairRun(out, 'two at once (`--max-searches 2`)', ['--max-searches', '2'], load),
+    await fairRun(out, 'default (one at a time, 8 ms slices)', [], load),
+  ];
+  console.log(
+    [
+      `### Fair CPU at ${count.toLocaleString('en')} skills: ${values.heavy} open-phrase autocompletes, ${values.concurrency} at a time, and list pages meanwhile`,
+      '',
+      FAIR_TABLE_HEAD,
+      ...rows,
+    ].join('\n'),
+  );
+}
+
+/** The head of the table `fairRun` rows go in. */
+export const FAIR_TABLE_HEAD = '| server | list requests | list p50 | list p99 | list max | heavy answered | heavy p50 | heavy p99 | heavy refused (429) |\n|---|---|---|---|---|---|---|---|---|';
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await main();

@@ -6,15 +6,7 @@
 import { build } from 'esbuild';
 import MarkdownIt from 'markdown-it';
 import { parseMarkdown } from '../site/markdown.ts';
-
-const DOCS: Record<string, string> = {
-  'backtick runs of decreasing length': Array.from({ length: 1447 }, (_, i) => '`'.repeat(1447 - i)).join(' '),
-  'nested emphasis': '*a **b '.repeat(150_000),
-  'unclosed brackets and links': '[a](b [c]( '.repeat(100_000),
-  'deep lists': Array.from({ length: 40_000 }, (_, i) => `${' '.repeat(i % 40)}- item`).join('\n'),
-  'deep quotes': `${'> '.repeat(40)}x\n`.repeat(12_000),
-  'a long ordinary SKILL.md': `# Title\n\nSome **bold** text, \`code\`, [a link](https://example.com).\n\n- one\n- two\n\n\`\`\`sh\necho hi\n\`\`\`\n\n`.repeat(8_000),
-};
+import { HOSTILE_MARKDOWN as DOCS } from './hostile-markdown.ts';
 
 const md = new MarkdownIt({ html: false });
 /** Median of 5 runs, ms. */

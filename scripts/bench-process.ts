@@ -1,7 +1,12 @@
 /**
- * Server processes for the benchmarks: start one and wait until it prints where it listens.
+ * Servers and builds for the benchmarks: start a server process and wait until it prints where it
+ * listens; a synthetic build of N skills, made once and reused.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runBuild } from '../build/build.ts';
+import { generate } from './gen.ts';
 
 /** Start a server process and wait until it prints its URL (the first group of `urlPattern`). */
 export function startProcess(command: string, args: string[], urlPattern: RegExp): Promise<{ child: ChildProcess; url: string }> {
@@ -22,4 +27,18 @@ export function startProcess(command: string, args: string[], urlPattern: RegExp
 /** `skills-api serve` of the build output `dir` on a free loopback port, with `flags`. */
 export function startServe(dir: string, flags: string[] = []): Promise<{ child: ChildProcess; url: string }> {
   return startProcess(process.execPath, ['bin/skills-api.js', 'serve', '--dir', dir, '--port', '0', '--host', '127.0.0.1', ...flags], /on (http:\/\/\S+)/);
+}
+
+/**
+ * The output folder of a build (no demo page) of `count` synthetic skills under `work`, generated
+ * and built only when missing: `<work>/content-<count>` and `<work>/public-<count>`.
+ */
+export async function syntheticBuild(count: number, work: string): Promise<string> {
+  const content = join(work, `content-${count}`);
+  const out = join(work, `public-${count}`);
+  if (!existsSync(join(out, 'api'))) {
+    if (!existsSync(join(content, 'skills'))) await generate({ count, out: content, force: true });
+    await runBuild({ contentDir: content, outDir: out, site: false });
+  }
+  return out;
 }
