@@ -132,7 +132,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (api) {
       const request = toRequest(req, url);
       const prepare = async () => replyFromResponse(await handler(request));
-      return limited(await (isSearchRequest(request) ? prepare() : preparing.run(prepare)));
+      return limited(await (isSearchRequest(request, options.searchLimit?.basePath) ? prepare() : preparing.run(prepare)));
     }
     const file = await staticReply(options.dir, url.pathname, req);
     if (file !== undefined) return file;
