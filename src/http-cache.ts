@@ -37,12 +37,6 @@ const CACHEABLE_STATUSES = new Set([200, 400, 404]);
 /** Headers a 304 repeats from the 200 it stands for (RFC 9110 §15.4.5), plus CORS. */
 const NOT_MODIFIED_HEADERS = ['cache-control', 'content-location', 'etag', 'expires', 'vary'];
 
-/**
- * Wrap `handler` so that every answer carries `Cache-Control` (unless the handler set one) and
- * every 200 a strong ETag of its body (unless the handler set one); a GET or HEAD whose
- * `If-None-Match` matches gets a bodiless 304 instead. HEAD is answered from the GET answer, so
- * both carry the same ETag. `Access-Control-Expose-Headers: ETag` lets cross-origin pages read it.
- */
 /** Lifetime of a static file of the tree that is not content-hashed (as `_headers` sets it). */
 export const STATIC_CACHE_CONTROL = 'public, max-age=300';
 
@@ -58,6 +52,13 @@ export function cacheControlFor(path: string, status: number, api: boolean, opti
   return api ? `public, max-age=${options.maxAge ?? 60}, s-maxage=${options.sMaxAge ?? 300}` : STATIC_CACHE_CONTROL;
 }
 
+/**
+ * Wrap `handler` so that every answer carries `Cache-Control` (unless the handler set one) and
+ * every 200 a strong ETag of its body (unless the handler set one); a GET or HEAD whose
+ * `If-None-Match` matches gets a bodiless 304 instead. HEAD is answered from the GET answer, so
+ * both carry the same ETag. `Access-Control-Expose-Headers: ETag` lets cross-origin pages read it.
+ * With `options.memo`, 200 answers are kept by URL and sent again without the handler.
+ */
 export function withCaching(handler: Handler, options: CachingOptions = {}): Handler {
   const memo = options.memo;
   return async (request) => {
