@@ -21,6 +21,7 @@ import { connect, type Socket } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseMarkdown } from '../site/markdown.ts';
+import { percentile } from './bench-engine.ts';
 import { FAIR_TABLE_HEAD, HEAVY_URLS, fairRun } from './bench-fair.ts';
 import { startServe, syntheticBuild } from './bench-process.ts';
 import { startEdge } from './dev-edge.ts';
@@ -42,7 +43,6 @@ const only = new Set(values.only.split(','));
 for (const name of only) if (!(SECTIONS as readonly string[]).includes(name)) throw new Error(`--only: unknown section ${name}; known: ${SECTIONS.join(', ')}`);
 const work = values.work;
 
-const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const BIN = 'bin/skills-api.js';
 
 /** Run `skills-api build` of `content` into `out`; its exit code and what it printed. */
@@ -110,8 +110,7 @@ async function pipelining(out: string, label: string, encoding: string, urlOf: (
   for (const socket of attackers) socket.destroy();
   server.kill('SIGTERM');
   await new Promise((resolve) => server.once('exit', resolve));
-  latencies.sort((a, b) => a - b);
-  return `| ${label} | ${before.toFixed(0)} MiB | **${peak.toFixed(0)} MiB** | ${quantile(latencies, 0.5).toFixed(1)} ms | ${quantile(latencies, 0.99).toFixed(1)} ms | ${failures} |`;
+  return `| ${label} | ${before.toFixed(0)} MiB | **${peak.toFixed(0)} MiB** | ${percentile(latencies, 0.5).toFixed(1)} ms | ${percentile(latencies, 0.99).toFixed(1)} ms | ${failures} |`;
 }
 
 /** 400 heavy autocompletes, 16 at a time, against `base`; statuses and non-JSON errors. */

@@ -9,15 +9,13 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { percentile } from './bench-engine.ts';
 import { startServe, syntheticBuild } from './bench-process.ts';
 
 /** Open phrases over common words: each completion runs a phrase count over large postings. */
 const WORDS = ['file', 'run', 'check', 'make', 'output', 'input', 'change', 'list', 'step', 'value', 'name', 'set', 'time', 'data', 'user', 'code', 'line', 'command', 'result', 'error', 'report', 'test', 'rule', 'type', 'field', 'note'];
 export const HEAVY_URLS = WORDS.flatMap((a) => WORDS.map((b) => `/api/v1/skills/autocomplete?q=${encodeURIComponent(`"${a} ${b.slice(0, 2)}`)}&limit=20`));
 
-function quantile(sorted: number[], q: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
 const ms = (n: number): string => `${n.toFixed(0)} ms`;
 
 /** How much heavy load `fairRun` sends. */
@@ -63,9 +61,7 @@ export async function fairRun(out: string, label: string, args: string[], load: 
       lightTimes.push(performance.now() - t);
     }
     await heavy;
-    lightTimes.sort((a, b) => a - b);
-    heavyTimes.sort((a, b) => a - b);
-    return `| ${label} | ${lightTimes.length} | ${ms(quantile(lightTimes, 0.5))} | ${ms(quantile(lightTimes, 0.99))} | ${ms(lightTimes.at(-1)!)} | ${heavyTimes.length} | ${ms(quantile(heavyTimes, 0.5))} | ${ms(quantile(heavyTimes, 0.99))} | ${refused} |`;
+    return `| ${label} | ${lightTimes.length} | ${ms(percentile(lightTimes, 0.5))} | ${ms(percentile(lightTimes, 0.99))} | ${ms(Math.max(...lightTimes))} | ${heavyTimes.length} | ${ms(percentile(heavyTimes, 0.5))} | ${ms(percentile(heavyTimes, 0.99))} | ${refused} |`;
   } finally {
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
