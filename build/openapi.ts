@@ -43,9 +43,7 @@ const COMPONENTS = {
   AutocompleteResponse: S.AutocompleteResponse,
   CategoryListResponse: S.CategoryListResponse,
   CategoryDetailResponse: S.CategoryDetailResponse,
-  CompatSearchResponse: z.object({
-    skills: z.array(z.object({ id: z.string(), name: z.string(), source: z.string().describe('owner/repo to give `npx skills add`'), installs: z.int().min(0) })),
-  }),
+  CompatSearchResponse: S.CompatSearchResponse,
   Manifest: z.looseObject({
     format: z.literal(FORMAT_VERSION),
     pageSize: z.int(),

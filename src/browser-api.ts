@@ -6,7 +6,7 @@
 import { createHandler, type Handler } from './handler.ts';
 import { cachedLoader, fetchLoader } from './loader.ts';
 import { MANIFEST_PATH } from './paths.ts';
-import { isHandlerPath, normalizeBasePath, parseRoute } from './route.ts';
+import { isHandlerPath, matchRoute, normalizeBasePath } from './route.ts';
 
 /** Set by the site build (esbuild `define`, see build/site.ts); absent when this file is imported unbundled. */
 declare const __SKILLS_API_BASE__: string | undefined;
@@ -38,7 +38,7 @@ export function siteBasePath(): string {
 export function isApiRequest(url: URL, origin: string, basePath: string): boolean {
   if (url.origin !== origin) return false;
   if (!isHandlerPath(url.pathname, basePath)) return false;
-  return parseRoute(url.pathname, basePath) !== null || !url.pathname.endsWith('.json');
+  return matchRoute(url.pathname, basePath) !== null || !url.pathname.endsWith('.json');
 }
 
 /**

@@ -10,8 +10,8 @@
  * errors); `owner` keeps the skills of one owner (case-insensitive) among the best 100 matches.
  */
 import type { Loader } from './loader.ts';
-import { MAX_LIMIT, PAGE_SIZE, skillPath } from './paths.ts';
-import { ParamReader } from './params.ts';
+import type { AnswerContext, COMPAT_SEARCH_QUERY } from './endpoints.ts';
+import { MAX_LIMIT, skillPath } from './paths.ts';
 import type { SearchEngine } from './search/index.ts';
 
 /** One skill as the `skills` CLI reads it. */
@@ -22,13 +22,18 @@ export interface CompatSkill {
   installs: number;
 }
 
-/** The `skills` CLI's search answer. */
-export async function answerCompatSearch(load: Loader, engine: SearchEngine, params: URLSearchParams): Promise<{ skills: CompatSkill[] }> {
-  const reader = new ParamReader(params);
-  const q = reader.raw('q') ?? '';
-  const limit = reader.positiveInt('limit', PAGE_SIZE, MAX_LIMIT);
-  const owner = reader.raw('owner')?.trim().toLowerCase();
-  reader.done();
+/** `GET <base>api/search` (src/endpoints.ts `compatSearch`). */
+export const compatSearch = async ({ load, search, query }: AnswerContext<'/api/search', typeof COMPAT_SEARCH_QUERY>) => {
+  const { q = '', limit, owner } = query();
+  return { json: await answerCompatSearch(load, search(), { q, limit, owner: owner?.trim().toLowerCase() }) };
+};
+
+/** The `skills` CLI's search answer to a query read by `COMPAT_SEARCH_QUERY`. */
+export async function answerCompatSearch(
+  load: Loader,
+  engine: SearchEngine,
+  { q, limit, owner }: { q: string; limit: number; owner: string | undefined },
+): Promise<{ skills: CompatSkill[] }> {
   // With an owner, its skills among the best matches: the search itself has no owner filter.
   const query = { q, page: 1, limit: owner === undefined || owner === '' ? limit : MAX_LIMIT };
   const found = (await engine.search(query)).data.filter((r) => owner === undefined || owner === '' || r.owner.toLowerCase() === owner).slice(0, limit);

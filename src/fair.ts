@@ -12,7 +12,8 @@
  */
 import { ApiError } from './errors.ts';
 import type { Handler } from './handler.ts';
-import { parseRoute } from './route.ts';
+import { jsonError } from './host-policy.ts';
+import { routeOf } from './route.ts';
 
 /** Options of `limitSearches`. */
 export interface SearchLimitOptions {
@@ -28,10 +29,9 @@ export interface SearchLimitOptions {
   basePath?: string;
 }
 
-/** Whether `request` is a search (search, autocomplete, or the `skills` CLI's search route). */
+/** Whether `request` is a search: a route the endpoint table marks `heavy` (src/endpoints.ts). */
 export function isSearchRequest(request: Request, basePath = '/'): boolean {
-  const kind = parseRoute(new URL(request.url).pathname, basePath)?.kind;
-  return kind === 'search' || kind === 'autocomplete' || kind === 'compat-search';
+  return routeOf(request, basePath)?.endpoint.heavy === true;
 }
 
 /** `handler` with at most `max` searches at once (see the module comment). */
@@ -40,11 +40,7 @@ export function limitSearches(handler: Handler, { max = 1, queue = 64, basePath 
   return async (request) => {
     if (!isSearchRequest(request, basePath)) return handler(request);
     if (turns.full) {
-      const error = new ApiError('RATE_LIMITED', 'The server is busy with other searches; retry in a second');
-      return new Response(JSON.stringify(error.toBody()), {
-        status: error.status,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1', 'cache-control': 'no-store' },
-      });
+      return jsonError(new ApiError('RATE_LIMITED', 'The server is busy with other searches; retry in a second'), { 'retry-after': '1', 'cache-control': 'no-store' });
     }
     return turns.run(() => handler(request));
   };

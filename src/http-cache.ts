@@ -10,6 +10,7 @@
  */
 import type { AnswerMemo } from './answer-memo.ts';
 import type { Handler } from './handler.ts';
+import { shareRoute } from './route.ts';
 import { SEARCH_DIR } from './search/format.ts';
 
 /** Lifetimes of API answers, in seconds. */
@@ -84,7 +85,7 @@ export function withCaching(handler: Handler, options: CachingOptions = {}): Han
 
   /** The handler's answer to `request`, tagged (and kept, with a memo, as of build `generation`). */
   async function answerAnew(request: Request, head: boolean, generation: number): Promise<Response> {
-    const response = await handler(head ? new Request(request, { method: 'GET' }) : request);
+    const response = await handler(head ? asGet(request) : request);
     const headers = new Headers(response.headers);
     if (!headers.has('cache-control')) headers.set('cache-control', cacheControlFor(new URL(request.url).pathname, response.status, true, options));
     headers.set('access-control-expose-headers', 'ETag');
@@ -108,6 +109,13 @@ export function withCaching(handler: Handler, options: CachingOptions = {}): Han
     if (memo === undefined) return answer(request, headers, body, false);
     return answer(request, headers, memo.keep(request.url, generation, headers, etag, body), true);
   }
+}
+
+/** The GET request of a HEAD, sharing its parsed route (src/route.ts). */
+function asGet(request: Request): Request {
+  const get = new Request(request, { method: 'GET' });
+  shareRoute(request, get);
+  return get;
 }
 
 /**

@@ -4,7 +4,7 @@ export { cachedLoader, fetchLoader, mapLoader, type CacheOptions, type Loader } 
 export { staticPathFor } from './static-path.ts';
 export { createSearchEngine, readAutocompleteQuery, readSearchQuery, type AutocompleteQuery, type SearchAnswer, type SearchEngine, type SearchQuery } from './search/index.ts';
 export { answerList, readListQuery, type ListQuery } from './lists.ts';
-export { parseRoute, type Route } from './route.ts';
+export { matchRoute, type RouteMatch } from './route.ts';
 export { ApiError, isApiError, STATUS_OF, type ErrorBody, type ErrorCode } from './errors.ts';
 export { checkManifest, type Manifest, type SearchManifest } from './manifest.ts';
 export { ParamReader, type ParamProblem } from './params.ts';

@@ -9,15 +9,10 @@
 import { ApiError } from './errors.ts';
 import type { Loader } from './loader.ts';
 import type { Manifest } from './manifest.ts';
-import { ParamReader, quote } from './params.ts';
+import { LIST_QUERY } from './endpoints.ts';
+import { readQuery } from './param-spec.ts';
 import {
-  DEFAULT_ORDER,
-  DEFAULT_SORT,
-  MAX_LIMIT,
-  ORDERS,
   PAGE_SIZE,
-  SLUG_RE,
-  SORTS,
   hasListPages,
   listKey,
   listOrdinalsPath,
@@ -45,20 +40,7 @@ export interface ListQuery {
  * `/categories/:slug/skills`, intersected with the filters.
  */
 export function readListQuery(params: URLSearchParams, manifest: Manifest | null, scope?: string): ListQuery {
-  const reader = new ParamReader(params);
-  const page = reader.positiveInt('page', 1);
-  const limit = reader.positiveInt('limit', PAGE_SIZE, MAX_LIMIT);
-  const sort = reader.oneOf('sort', SORTS, DEFAULT_SORT);
-  const order = reader.oneOf('order', ORDERS, DEFAULT_ORDER);
-  const known = (name: string, list: readonly string[] | undefined, what: string): string | undefined => {
-    if (list !== undefined) return reader.member(name, list, what);
-    const value = reader.raw(name);
-    if (value !== undefined && !SLUG_RE.test(value)) reader.fail(name, `${name}: malformed ${what} ${quote(value)}`);
-    return value;
-  };
-  const category = known('category', manifest?.categories, 'category');
-  const platform = known('platform', manifest?.platforms, 'platform');
-  reader.done();
+  const { page, limit, sort, order, category, platform } = readQuery(LIST_QUERY, params, manifest);
   const filters: ListFilter[] = [];
   for (const slug of new Set([scope, category])) if (slug !== undefined) filters.push({ kind: 'category', slug });
   if (platform !== undefined) filters.push({ kind: 'platform', id: platform });

@@ -1,28 +1,22 @@
 /**
- * Routing of canonical API paths (`/api/v1/...`), shared by the handler and `staticPathFor`.
- * Every path segment is decoded once and validated against the identifier rules of src/paths.ts
- * before it is returned, so `..`, `%2e%2e`, `%00`, `%2f` or double-encoded segments can never
- * name a file: such a path has no route.
+ * Routing of request paths to the endpoints of the table (src/endpoints.ts), shared by the
+ * handler, the hosts, the search limit and `staticPathFor`. Every path parameter is decoded once
+ * and validated against its pattern before it is returned, so `..`, `%2e%2e`, `%00`, `%2f` or
+ * double-encoded segments can never name a file: such a path has no route.
  */
-import { API_PREFIX, OWNER_RE, REPO_RE, SLUG_RE } from './paths.ts';
+import { ENDPOINTS, type AnyEndpoint, type EndpointName } from './endpoints.ts';
+import type { PathParam } from './param-spec.ts';
+import { API_PREFIX } from './paths.ts';
 
-/** One endpoint of the API with its path parameters. */
-export type Route =
-  | { kind: 'skills' }
-  | { kind: 'search' }
-  | { kind: 'autocomplete' }
-  | { kind: 'skill'; owner: string; repo: string; resource: 'detail' | 'content' | 'stats' }
-  | { kind: 'categories' }
-  | { kind: 'category'; slug: string }
-  | { kind: 'category-skills'; slug: string }
-  /** `<base>api/search`: the open `skills` CLI's search (src/compat.ts), beside `/api/v1`. */
-  | { kind: 'compat-search' };
+/** A request path matched to its endpoint, with its decoded path parameters. */
+export interface RouteMatch {
+  name: EndpointName;
+  endpoint: AnyEndpoint;
+  path: Record<string, string>;
+}
 
-/** Longest request target (path and query, in UTF-8 bytes) a host answers; longer is 414 (BAD_INPUTS 30). */
+/** Longest request target (path and query, in UTF-8 bytes) a host answers; longer is 414 (docs/api.md "Limits"). */
 export const MAX_URL_BYTES = 8 * 1024;
-
-/** Path of the compatibility search route, after the base path. */
-export const COMPAT_SEARCH_PATH = 'api/search';
 
 /** `basePath` as a prefix that starts and ends with `/` (`repo` → `/repo/`, `` → `/`). */
 export function normalizeBasePath(basePath = '/'): string {
@@ -30,17 +24,52 @@ export function normalizeBasePath(basePath = '/'): string {
   return trimmed === '' ? '/' : `/${trimmed}/`;
 }
 
-/**
- * The segments after `<basePath>api/v1` of a URL pathname (still percent-encoded), or null when
- * the pathname is not under it. One trailing slash is ignored.
- */
-export function apiSegments(pathname: string, basePath = '/'): string[] | null {
-  const prefix = `${normalizeBasePath(basePath)}${API_PREFIX}`;
-  if (!pathname.startsWith(prefix)) return null;
-  let rest = pathname.slice(prefix.length);
-  if (rest !== '' && !rest.startsWith('/')) return null;
+/** One segment of a pattern: a literal, a `:name` parameter or a last `*name` rest. */
+type Part = { literal: string } | { name: string; pattern: RegExp; rest: boolean };
+
+/** The table's patterns, split once. */
+const ROUTES: ReadonlyArray<{ name: EndpointName; endpoint: AnyEndpoint; parts: Part[] }> = Object.entries(ENDPOINTS).map(([name, endpoint]) => ({
+  name: name as EndpointName,
+  endpoint: endpoint as AnyEndpoint,
+  parts: endpoint.path
+    .slice(1)
+    .split('/')
+    .map((part): Part => {
+      if (part[0] !== ':' && part[0] !== '*') return { literal: part };
+      const param = (endpoint.pathParams as Readonly<Record<string, PathParam>>)[part.slice(1)]!;
+      return { name: part.slice(1), pattern: param.pattern, rest: part[0] === '*' };
+    }),
+}));
+
+/** The route of a URL pathname, or null for any path that is not an endpoint. One trailing slash is ignored. */
+export function matchRoute(pathname: string, basePath = '/'): RouteMatch | null {
+  const base = normalizeBasePath(basePath);
+  if (!pathname.startsWith(base)) return null;
+  let rest = pathname.slice(base.length);
   if (rest.endsWith('/')) rest = rest.slice(0, -1);
-  return rest === '' ? [] : rest.slice(1).split('/');
+  const segments = rest.split('/');
+  for (const route of ROUTES) {
+    const path = matchParts(route.parts, segments);
+    if (path !== null) return { name: route.name, endpoint: route.endpoint, path };
+  }
+  return null;
+}
+
+function matchParts(parts: readonly Part[], segments: readonly string[]): Record<string, string> | null {
+  const last = parts.at(-1);
+  const rest = last !== undefined && 'rest' in last && last.rest;
+  if (rest ? segments.length < parts.length : segments.length !== parts.length) return null;
+  const path: Record<string, string> = {};
+  for (const [i, part] of parts.entries()) {
+    if ('literal' in part) {
+      if (segments[i] !== part.literal) return null;
+      continue;
+    }
+    const values = (part.rest ? segments.slice(i) : [segments[i]!]).map((raw) => segment(raw, part.pattern));
+    if (values.includes(null)) return null;
+    path[part.name] = values.join('/');
+  }
+  return path;
 }
 
 /** Decode one segment and check it against `re`; null when it is malformed or does not match. */
@@ -54,43 +83,30 @@ function segment(raw: string, re: RegExp): string | null {
   return re.test(value) ? value : null;
 }
 
+/** Routes kept per request, so the hosts, the search limit and the handler parse a path once. */
+const parsed = new WeakMap<Request, { basePath: string; route: RouteMatch | null }>();
+
+/** The route of `request` (see `matchRoute`), parsed once per request object. */
+export function routeOf(request: Request, basePath = '/'): RouteMatch | null {
+  const kept = parsed.get(request);
+  if (kept !== undefined && kept.basePath === basePath) return kept.route;
+  const route = matchRoute(new URL(request.url).pathname, basePath);
+  parsed.set(request, { basePath, route });
+  return route;
+}
+
+/** Let `copy` (the same request under another method) share the route parsed for `request`. */
+export function shareRoute(request: Request, copy: Request): void {
+  const kept = parsed.get(request);
+  if (kept !== undefined) parsed.set(copy, kept);
+}
+
 /**
  * Whether a URL pathname belongs to the runtime handler rather than to the static files: anything
- * under `<base>api/v1`, and the compatibility routes beside it. Every host routes with this.
+ * under `<base>api/v1` (unknown paths there are the handler's 404), and the table's routes
+ * outside it. Every host routes with this.
  */
 export function isHandlerPath(pathname: string, basePath = '/'): boolean {
-  const base = normalizeBasePath(basePath);
-  const prefix = `${base}${API_PREFIX}`;
-  return pathname === prefix || pathname.startsWith(`${prefix}/`) || isCompatSearch(pathname, base);
-}
-
-function isCompatSearch(pathname: string, base: string): boolean {
-  return pathname === `${base}${COMPAT_SEARCH_PATH}` || pathname === `${base}${COMPAT_SEARCH_PATH}/`;
-}
-
-/** The route of a URL pathname, or null for any path that is not an endpoint of the API. */
-export function parseRoute(pathname: string, basePath = '/'): Route | null {
-  if (isCompatSearch(pathname, normalizeBasePath(basePath))) return { kind: 'compat-search' };
-  const segments = apiSegments(pathname, basePath);
-  if (segments === null) return null;
-  const [head, a, b, c, ...more] = segments;
-  if (more.length > 0) return null;
-  if (head === 'skills') {
-    if (a === undefined) return { kind: 'skills' };
-    if (b === undefined) return a === 'search' ? { kind: 'search' } : a === 'autocomplete' ? { kind: 'autocomplete' } : null;
-    const owner = segment(a, OWNER_RE);
-    const repo = segment(b, REPO_RE);
-    if (owner === null || repo === null) return null;
-    if (c === undefined) return { kind: 'skill', owner, repo, resource: 'detail' };
-    if (c === 'content' || c === 'stats') return { kind: 'skill', owner, repo, resource: c };
-    return null;
-  }
-  if (head === 'categories' && c === undefined) {
-    if (a === undefined) return { kind: 'categories' };
-    const slug = segment(a, SLUG_RE);
-    if (slug === null) return null;
-    if (b === undefined) return { kind: 'category', slug };
-    return b === 'skills' ? { kind: 'category-skills', slug } : null;
-  }
-  return null;
+  const prefix = `${normalizeBasePath(basePath)}${API_PREFIX}`;
+  return pathname === prefix || pathname.startsWith(`${prefix}/`) || matchRoute(pathname, basePath) !== null;
 }

@@ -174,3 +174,7 @@ export type SearchResponse = z.infer<typeof SearchResponse>;
 export const AutocompleteResponse = z.object({ data: z.array(Suggestion) });
 export const CategoryListResponse = z.object({ data: z.array(Category) });
 export const CategoryDetailResponse = z.object({ data: CategoryDetail });
+/** The answer of `GET /api/search`, the open `skills` CLI's search (src/compat.ts). */
+export const CompatSearchResponse = z.object({
+  skills: z.array(z.object({ id: z.string(), name: z.string(), source: z.string().describe('owner/repo to give `npx skills add`'), installs: z.int().min(0) })),
+});

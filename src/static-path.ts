@@ -4,10 +4,7 @@
  * the handler.
  */
 import { ApiError } from './errors.ts';
-import { readListQuery } from './lists.ts';
-import { ParamReader } from './params.ts';
-import { LOCALE_RE, PAGE_SIZE, categoriesPath, categoryPath, hasListPages, listPagePath, skillPath } from './paths.ts';
-import { parseRoute } from './route.ts';
+import { matchRoute } from './route.ts';
 
 /**
  * The static file (path relative to the output folder, from src/paths.ts) whose JSON is the body
@@ -32,34 +29,11 @@ import { parseRoute } from './route.ts';
  */
 export function staticPathFor(url: string | URL, basePath = '/'): string | null {
   const parsed = new URL(url, 'http://localhost/');
-  const route = parseRoute(parsed.pathname, basePath);
-  if (route === null) return null;
-  const params = parsed.searchParams;
+  const route = matchRoute(parsed.pathname, basePath);
+  // Each route says which file holds its answer (src/endpoints.ts `staticFile`); search has none.
+  if (route?.endpoint.staticFile === undefined) return null;
   try {
-    switch (route.kind) {
-      case 'skill':
-        return skillPath(route.owner, route.repo, route.resource);
-      case 'skills':
-      case 'category-skills': {
-        const query = readListQuery(params, null, route.kind === 'category-skills' ? route.slug : undefined);
-        const [filter, ...more] = query.filters;
-        const list = filter ?? { kind: 'all' };
-        if (query.limit !== PAGE_SIZE || more.length > 0 || !hasListPages(list, query.order)) return null;
-        return listPagePath(list, query.sort, query.order, query.page);
-      }
-      case 'categories':
-      case 'category': {
-        const reader = new ParamReader(params);
-        const locale = reader.raw('locale') ?? 'en';
-        reader.done();
-        if (!LOCALE_RE.test(locale)) return null;
-        return route.kind === 'categories' ? categoriesPath(locale) : categoryPath(route.slug, locale);
-      }
-      case 'search':
-      case 'autocomplete':
-      case 'compat-search':
-        return null;
-    }
+    return route.endpoint.staticFile(route.path as never, parsed.searchParams);
   } catch (error) {
     // An invalid parameter: the answer is an error, not a file.
     if (error instanceof ApiError) return null;

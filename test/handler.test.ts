@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createHandler, readLocale, type HandlerOptions } from '../src/handler.ts';
 import { mapLoader, type Loader } from '../src/loader.ts';
 import { FORMAT_VERSION, MANIFEST_PATH, listOrdinalsPath, listPagePath } from '../src/paths.ts';
-import { parseRoute } from '../src/route.ts';
+import { matchRoute } from '../src/route.ts';
 import { FIXTURE } from './contract/contract-data.ts';
 
 /** A handler over the contract tree (optionally edited) that records every path it reads. */
@@ -163,20 +163,20 @@ describe('basePath', () => {
   });
 });
 
-describe('parseRoute', () => {
+describe('matchRoute', () => {
   it.each([
-    ['/api/v1/skills', { kind: 'skills' }],
-    ['/api/v1/skills/', { kind: 'skills' }],
-    ['/api/v1/skills/search', { kind: 'search' }],
-    ['/api/v1/skills/autocomplete', { kind: 'autocomplete' }],
-    ['/api/v1/skills/search/autocomplete', { kind: 'skill', owner: 'search', repo: 'autocomplete', resource: 'detail' }],
-    ['/api/v1/skills/Acme/x.y_z-1', { kind: 'skill', owner: 'Acme', repo: 'x.y_z-1', resource: 'detail' }],
-    ['/api/v1/skills/acme/%78', { kind: 'skill', owner: 'acme', repo: 'x', resource: 'detail' }],
-    ['/api/v1/skills/acme/x/content', { kind: 'skill', owner: 'acme', repo: 'x', resource: 'content' }],
-    ['/api/v1/skills/acme/x/stats', { kind: 'skill', owner: 'acme', repo: 'x', resource: 'stats' }],
-    ['/api/v1/categories', { kind: 'categories' }],
-    ['/api/v1/categories/ai-ml', { kind: 'category', slug: 'ai-ml' }],
-    ['/api/v1/categories/ai-ml/skills', { kind: 'category-skills', slug: 'ai-ml' }],
+    ['/api/v1/skills', ['listSkills', {}]],
+    ['/api/v1/skills/', ['listSkills', {}]],
+    ['/api/v1/skills/search', ['searchSkills', {}]],
+    ['/api/v1/skills/autocomplete', ['autocomplete', {}]],
+    ['/api/v1/skills/search/autocomplete', ['getSkill', { owner: 'search', repo: 'autocomplete' }]],
+    ['/api/v1/skills/Acme/x.y_z-1', ['getSkill', { owner: 'Acme', repo: 'x.y_z-1' }]],
+    ['/api/v1/skills/acme/%78', ['getSkill', { owner: 'acme', repo: 'x' }]],
+    ['/api/v1/skills/acme/x/content', ['getSkillContent', { owner: 'acme', repo: 'x' }]],
+    ['/api/v1/skills/acme/x/stats', ['getSkillStats', { owner: 'acme', repo: 'x' }]],
+    ['/api/v1/categories', ['listCategories', {}]],
+    ['/api/v1/categories/ai-ml', ['getCategory', { slug: 'ai-ml' }]],
+    ['/api/v1/categories/ai-ml/skills', ['listCategorySkills', { slug: 'ai-ml' }]],
     ['/api/v1/skills/acme', null],
     ['/api/v1/skills/-acme/x', null],
     ['/api/v1/skills/acme/..', null],
@@ -193,8 +193,12 @@ describe('parseRoute', () => {
     ['/api/v1skills', null],
     ['/api/v2/skills', null],
     ['/', null],
-  ])('%s', (pathname, route) => {
-    expect(parseRoute(pathname)).toEqual(route);
+    ['/api/search', ['compatSearch', {}]],
+    ['/api/search/', ['compatSearch', {}]],
+    ['/api/searchx', null],
+  ] as const)('%s', (pathname, route) => {
+    const match = matchRoute(pathname);
+    expect(match === null ? null : [match.name, match.path]).toEqual(route);
   });
 });
 

@@ -1,0 +1,357 @@
+/**
+ * The endpoint table: every route the runtime handler answers, declared once. An entry holds the
+ * route's path pattern, its parameters (src/param-spec.ts), its answer (in a file of its own,
+ * loaded on first use), its response and errors, and its description for people and agents.
+ * Derived from it:
+ *
+ * - the handler's routing (`matchRoute`, src/route.ts) and query validation (`readQuery`);
+ * - the search limit of busy hosts (`heavy`, src/fair.ts) and `staticPathFor` (`staticFile`);
+ * - the OpenAPI document (build/openapi.ts) and the MCP tools (`mcp`, src/node/mcp.ts);
+ * - the typed client's methods and their types (src/client.ts), one per entry unless `client: false`;
+ * - the contract suite's route list (test/contract/suite.ts).
+ *
+ * A path pattern is taken after the base path: literal segments, `:name` for one segment and a
+ * last `*name` for the rest of the path; each parameter is decoded once and must match its
+ * pattern, so `..`, `%2e%2e`, `%00` or `%2f` can never name a file. Runtime core: no Node
+ * built-ins, no zod (responses are named, their zod schemas live in src/schemas.ts).
+ */
+import type { ErrorCode } from './errors.ts';
+import type { Loader } from './loader.ts';
+import type { Manifest } from './manifest.ts';
+import { readListQuery } from './lists.ts';
+import { readQuery, type PathParam, type QuerySpec, type ValuesOf } from './param-spec.ts';
+import {
+  DEFAULT_LOCALE,
+  DEFAULT_ORDER,
+  DEFAULT_SORT,
+  LOCALE_RE,
+  MAX_LIMIT,
+  ORDERS,
+  OWNER_RE,
+  PAGE_SIZE,
+  REPO_RE,
+  SLUG_RE,
+  SORTS,
+  categoriesPath,
+  categoryPath,
+  hasListPages,
+  listPagePath,
+  skillPath,
+} from './paths.ts';
+import type * as S from './schemas.ts';
+import { AUTOCOMPLETE_DEFAULT, AUTOCOMPLETE_MAX, type SearchEngine } from './search/index.ts';
+import { MAX_QUERY_LENGTH } from './search/options.ts';
+
+/** The answer of an endpoint: a JSON body, or bytes of another media type; extra headers either way. */
+export type Reply =
+  | { json: unknown; headers?: Record<string, string> }
+  | { body: BodyInit; type: string; headers?: Record<string, string> };
+
+/** The names of a path pattern's parameters, in order (`/a/:x/b/*y` → `['x', 'y']`). */
+export type PathNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? [Name, ...PathNames<`/${Rest}`>]
+  : P extends `${string}:${infer Name}`
+    ? [Name]
+    : P extends `${string}*${infer Name}`
+      ? [Name]
+      : [];
+
+/** The decoded path parameters of a pattern. */
+export type PathValues<P extends string> = { [K in PathNames<P>[number]]: string };
+
+/** What an answer is given: the request, its decoded path parameters, and the build. */
+export interface AnswerContext<P extends string = string, Q extends QuerySpec = QuerySpec> {
+  request: Request;
+  url: URL;
+  /** The handler's base path, `/` or `/repo/`. */
+  basePath: string;
+  path: PathValues<P>;
+  /** The query, validated by the entry's `query` (throws INVALID_PARAMS); call it when the answer wants it. */
+  query(): ValuesOf<Q>;
+  load: Loader;
+  manifest: Manifest;
+  /** The search engine of this build (it keeps the index files it read). */
+  search(): SearchEngine;
+}
+
+/** An answer function. */
+export type Answer<P extends string = string, Q extends QuerySpec = QuerySpec> = (context: AnswerContext<P, Q>) => Promise<Reply>;
+
+/** What a route answers on success: a response schema of src/schemas.ts by name, or bytes of a media type. */
+export type ResponseSpec = keyof typeof S | { media: string; description: string };
+
+/** One entry of the table. */
+export interface Endpoint<P extends string = string, Q extends QuerySpec = QuerySpec> {
+  /** Path after the base path, e.g. `/api/v1/skills/:owner/:repo`. */
+  readonly path: P;
+  /** The pattern of each `:name` / `*name` of `path`. */
+  readonly pathParams: { readonly [K in PathNames<P>[number]]: PathParam };
+  /** Query parameters (what the answer reads through `query()`, or its own reader says). */
+  readonly query: Q;
+  /** The answer, imported on first use (so a client that only calls a server never loads it). */
+  readonly answer: () => Promise<Answer<NoInfer<P>, NoInfer<Q>>>;
+  readonly response: ResponseSpec;
+  /** Error codes the route answers with, besides SERVER_ERROR. */
+  readonly errors: readonly ErrorCode[];
+  readonly summary: string;
+  readonly description: string;
+  /** Costly to answer (a search): a busy host runs few at once (src/fair.ts). */
+  readonly heavy?: boolean;
+  /** Not a method of the typed client (a compatibility route). */
+  readonly client?: false;
+  /** The MCP tool of this route (src/node/mcp.ts). */
+  readonly mcp?: { readonly tool: string; readonly title: string; readonly description: string };
+  /**
+   * The static file whose JSON is the whole success answer, when there is one (`staticPathFor`,
+   * src/static-path.ts); may throw INVALID_PARAMS for a bad query (then there is none).
+   */
+  readonly staticFile?: (path: PathValues<P>, params: URLSearchParams) => string | null;
+}
+
+/** An entry, its types inferred from its path and query. */
+function endpoint<const P extends string, const Q extends QuerySpec>(entry: Endpoint<P, Q>): Endpoint<P, Q> {
+  return entry;
+}
+
+// Parameters shared by several routes.
+const owner = { kind: 'text', pattern: OWNER_RE, description: 'owner segment of the skill id', required: true } as const satisfies PathParam;
+const repo = { kind: 'text', pattern: REPO_RE, description: 'repo segment of the skill id', required: true } as const satisfies PathParam;
+const slug = { kind: 'text', pattern: SLUG_RE, description: 'category slug (top-level or subcategory)', required: true } as const satisfies PathParam;
+const page = { kind: 'int', min: 1, max: 999_999_999, default: 1, description: '1-based page number (default 1); a page past the end answers `data: []`' } as const;
+const category = { kind: 'member', of: 'categories', what: 'category', description: 'only skills of this category or one of its subcategories' } as const;
+const platform = { kind: 'member', of: 'platforms', what: 'platform', description: 'only skills supporting this platform id' } as const;
+const qDescription = 'search query: terms, "a phrase", name:term, description:term, content:term, -term, prefix*';
+
+/** Query of the skill lists (`/skills`, `/categories/:slug/skills`). */
+export const LIST_QUERY = {
+  page,
+  limit: { kind: 'int', min: 1, max: MAX_LIMIT, default: PAGE_SIZE, description: `items per page (default 20, at most ${MAX_LIMIT})` },
+  sort: { kind: 'enum', values: SORTS, default: DEFAULT_SORT, description: 'sort key (default stars); ties break by id' },
+  order: { kind: 'enum', values: ORDERS, default: DEFAULT_ORDER, description: 'sort order (default desc)' },
+  category,
+  platform,
+} as const satisfies QuerySpec;
+
+/** Query of the search; read by `readSearchQuery` (src/search/index.ts), which follows it. */
+export const SEARCH_QUERY = {
+  q: {
+    kind: 'text',
+    maxLength: MAX_QUERY_LENGTH,
+    required: true,
+    description: qDescription,
+    openapi: { minLength: 1, description: `${qDescription}; empty, one character or only stop words: INVALID_QUERY` },
+  },
+  page,
+  limit: { kind: 'int', min: 1, max: MAX_LIMIT, default: PAGE_SIZE, description: `results per page (default 20, at most ${MAX_LIMIT})` },
+  category,
+  platform,
+  minStars: { kind: 'int', min: 0, max: 999_999_999_999_999, description: 'only skills with at least this many stars' },
+  hasIndex: { kind: 'boolean', description: 'only skills that have (true) or lack (false) a .claude-plugin/marketplace.json' },
+  hasMarketplace: { kind: 'boolean', description: 'alias of hasIndex' },
+} as const satisfies QuerySpec;
+
+/** Query of autocomplete; read by `readAutocompleteQuery` (src/search/index.ts), which follows it. */
+export const AUTOCOMPLETE_QUERY = {
+  q: { kind: 'text', maxLength: MAX_QUERY_LENGTH, description: 'partial query; the last word is completed (empty: no suggestions)' },
+  limit: { kind: 'int', min: 1, max: AUTOCOMPLETE_MAX, default: AUTOCOMPLETE_DEFAULT, description: `most suggestions (default 5, at most ${AUTOCOMPLETE_MAX})` },
+} as const satisfies QuerySpec;
+
+/** Query of the category routes. */
+export const LOCALE_QUERY = {
+  locale: {
+    kind: 'text',
+    pattern: LOCALE_RE,
+    mustBe: 'a language code such as en, de or zh-TW',
+    default: DEFAULT_LOCALE,
+    description: 'language code (default en); a well-formed code without translation falls back to its language, then en',
+  },
+} as const satisfies QuerySpec;
+
+/** Query of the `skills` CLI's search route. */
+export const COMPAT_SEARCH_QUERY = {
+  q: { kind: 'text', maxLength: MAX_QUERY_LENGTH, required: true, description: qDescription, openapi: { minLength: 1 } },
+  limit: SEARCH_QUERY.limit,
+  owner: { kind: 'text', description: 'only skills of this owner (case-insensitive)' },
+} as const satisfies QuerySpec;
+
+const skills = () => import('./answers/skills.ts');
+const categories = () => import('./answers/categories.ts');
+
+/** Every route, in the order of the OpenAPI document; the key is the operation (and client method). */
+export const ENDPOINTS = {
+  listSkills: endpoint({
+    path: '/api/v1/skills',
+    pathParams: {},
+    query: LIST_QUERY,
+    answer: async () => (await skills()).listSkills,
+    response: 'SkillListResponse',
+    errors: ['INVALID_PARAMS'],
+    summary: 'List skills',
+    description: 'Every skill, paged, sorted and filtered by category (subcategories included) and platform.',
+    mcp: { tool: 'list_skills', title: 'List skills', description: 'List skills, paged, sorted (stars, updated or name) and filtered by category slug and platform id.' },
+    staticFile: (_path, params) => staticListFile(params),
+  }),
+  searchSkills: endpoint({
+    path: '/api/v1/skills/search',
+    pathParams: {},
+    query: SEARCH_QUERY,
+    answer: async () => (await skills()).searchSkills,
+    response: 'SearchResponse',
+    errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
+    summary: 'Search skills',
+    description:
+      'Full-text search with the query syntax `term`, `"a phrase"`, `name:term` (also `description:`, `content:`), `-term`, `prefix*`; ' +
+      'every positive clause must match. Results are ordered by `score` (exact full terms, field weight, stars, recency), ties by id. ' +
+      'Highlights wrap matched words in `<mark>`…`</mark>`; everything else in them is HTML-escaped. ' +
+      '`hasMarketplace` is accepted as an alias of `hasIndex`.',
+    heavy: true,
+    mcp: {
+      tool: 'search_skills',
+      title: 'Search skills',
+      description:
+        'Full-text search of the skills directory. Query syntax: plain terms (all must match), "an exact phrase", ' +
+        'name:term / description:term / content:term to restrict a term to a field, -term to exclude, prefix* for a prefix. ' +
+        'Results are ranked by relevance; each has id ("owner/repo"), name, description and stars.',
+    },
+  }),
+  autocomplete: endpoint({
+    path: '/api/v1/skills/autocomplete',
+    pathParams: {},
+    query: AUTOCOMPLETE_QUERY,
+    answer: async () => (await skills()).autocomplete,
+    response: 'AutocompleteResponse',
+    errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
+    summary: 'Autocomplete a query',
+    description: 'Completions of the last word of `q`, each with the number of skills matching the completed query; by count, then text.',
+    heavy: true,
+    mcp: {
+      tool: 'autocomplete',
+      title: 'Complete a search query',
+      description: 'Completions of the last word of a partial query, each with the number of skills the completed query finds.',
+    },
+  }),
+  getSkill: endpoint({
+    path: '/api/v1/skills/:owner/:repo',
+    pathParams: { owner, repo },
+    query: {},
+    answer: async () => (await skills()).skillDetail,
+    response: 'SkillDetailResponse',
+    errors: ['NOT_FOUND'],
+    summary: 'Get a skill',
+    description: 'The skill detail: the summary fields with the full description, the Markdown body and repository metadata.',
+    mcp: {
+      tool: 'get_skill',
+      title: 'Get a skill',
+      description:
+        'One skill by owner and repo (its id is "owner/repo"): full description, Markdown instructions, license, author, categories, platforms, install commands and, for imported skills, its source repository.',
+    },
+    staticFile: (path) => skillFile(path, 'detail'),
+  }),
+  getSkillContent: endpoint({
+    path: '/api/v1/skills/:owner/:repo/content',
+    pathParams: { owner, repo },
+    query: {},
+    answer: async () => (await skills()).skillContent,
+    response: 'SkillContentResponse',
+    errors: ['NOT_FOUND'],
+    summary: 'Get the raw SKILL.md',
+    description: 'The raw SKILL.md text, front matter included, with its SHA-256 hex and byte size.',
+    mcp: { tool: 'get_skill_content', title: "Get a skill's SKILL.md", description: 'The raw SKILL.md of a skill (front matter included) with its SHA-256 and size in bytes.' },
+    staticFile: (path) => skillFile(path, 'content'),
+  }),
+  getSkillStats: endpoint({
+    path: '/api/v1/skills/:owner/:repo/stats',
+    pathParams: { owner, repo },
+    query: {},
+    answer: async () => (await skills()).skillStats,
+    response: 'SkillStatsResponse',
+    errors: ['NOT_FOUND'],
+    summary: 'Get usage statistics',
+    description: 'Views, installs, favorites and the star history (dates ascending).',
+    mcp: { tool: 'get_skill_stats', title: "Get a skill's usage statistics", description: 'Views, installs, favorites and the star history (date and stars, oldest first) of a skill.' },
+    staticFile: (path) => skillFile(path, 'stats'),
+  }),
+  listCategories: endpoint({
+    path: '/api/v1/categories',
+    pathParams: {},
+    query: LOCALE_QUERY,
+    answer: async () => (await categories()).listCategories,
+    response: 'CategoryListResponse',
+    errors: ['INVALID_PARAMS'],
+    summary: 'List categories',
+    description: 'Every top-level category with its subcategories and skill counts, in the requested language.',
+    mcp: {
+      tool: 'list_categories',
+      title: 'List categories',
+      description: 'Every category with its slug, name, description, skill count and subcategories; use a slug as the category filter of list_skills or search_skills.',
+    },
+    staticFile: (_path, params) => staticCategoryFile(undefined, params),
+  }),
+  getCategory: endpoint({
+    path: '/api/v1/categories/:slug',
+    pathParams: { slug },
+    query: LOCALE_QUERY,
+    answer: async () => (await categories()).getCategory,
+    response: 'CategoryDetailResponse',
+    errors: ['INVALID_PARAMS', 'NOT_FOUND'],
+    summary: 'Get a category',
+    description: 'One category or subcategory with its 5 most-starred skills (`topSkills`, ties by id).',
+    mcp: { tool: 'get_category', title: 'Get a category', description: 'One category (top-level or subcategory) with its subcategories and its five most-starred skills.' },
+    staticFile: (path, params) => staticCategoryFile(path.slug, params),
+  }),
+  listCategorySkills: endpoint({
+    path: '/api/v1/categories/:slug/skills',
+    pathParams: { slug },
+    query: LIST_QUERY,
+    answer: async () => (await categories()).listCategorySkills,
+    response: 'SkillListResponse',
+    errors: ['INVALID_PARAMS', 'NOT_FOUND'],
+    summary: 'List the skills of a category',
+    description: 'Like `GET /skills?category={slug}`; a `category` parameter narrows further (intersection).',
+    mcp: {
+      tool: 'list_category_skills',
+      title: "List a category's skills",
+      description: 'The skills of one category (and its subcategories), paged, sorted and filtered like list_skills.',
+    },
+    staticFile: (path, params) => staticListFile(params, path.slug),
+  }),
+  compatSearch: endpoint({
+    path: '/api/search',
+    pathParams: {},
+    query: COMPAT_SEARCH_QUERY,
+    answer: async () => (await import('./compat.ts')).compatSearch,
+    response: 'CompatSearchResponse',
+    errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
+    summary: 'Search, in the shape of the open skills CLI',
+    description:
+      'A compatibility route for the `skills` CLI (`SKILLS_API_URL`): the search of `/api/v1/skills/search` (same syntax and errors) ' +
+      "answered as `{ skills: [{ id, name, source, installs }] }`; `owner` keeps one owner's skills among the best 100 matches.",
+    heavy: true,
+    client: false,
+  }),
+};
+
+/** The name of an endpoint (its OpenAPI operation and client method). */
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** Any entry of the table. */
+export type AnyEndpoint = Endpoint<string, QuerySpec>;
+
+function skillFile(path: { owner: string; repo: string }, resource: 'detail' | 'content' | 'stats'): string {
+  return skillPath(path.owner, path.repo, resource);
+}
+
+/** A list page file: default limit, one filter at most, and an order that has pages (src/paths.ts `hasListPages`). */
+function staticListFile(params: URLSearchParams, scope?: string): string | null {
+  const query = readListQuery(params, null, scope);
+  const [filter, ...more] = query.filters;
+  const list = filter ?? { kind: 'all' as const };
+  if (query.limit !== PAGE_SIZE || more.length > 0 || !hasListPages(list, query.order)) return null;
+  return listPagePath(list, query.sort, query.order, query.page);
+}
+
+/** The category file of the locale as given (only built locales have files). */
+function staticCategoryFile(slug: string | undefined, params: URLSearchParams): string {
+  const { locale } = readQuery(LOCALE_QUERY, params, null);
+  return slug === undefined ? categoriesPath(locale) : categoryPath(slug, locale);
+}
