@@ -1,20 +1,15 @@
 /**
- * The OpenAPI 3.1 document of the canonical API, generated from the zod schemas of the responses
- * (src/schemas.ts) and of the parameters (src/query-schemas.ts) with zod 4's `z.toJSONSchema`.
+ * The OpenAPI 3.1 document of the canonical API, generated from the endpoint table
+ * (src/endpoints.ts: paths, parameters, descriptions, errors) and the zod schemas of the responses
+ * (src/schemas.ts) with zod 4's `z.toJSONSchema`.
  * The build writes it to `api/v1/openapi.json`; test/openapi.test.ts validates real answers of
  * every endpoint, errors included, against it.
  */
 import { z } from 'zod';
 import { STATUS_OF, type ErrorCode } from '../src/errors.ts';
 import { API_PREFIX, FORMAT_VERSION } from '../src/paths.ts';
-import {
-  AutocompleteParams,
-  CategoryPathParams,
-  ListParams,
-  LocaleParams,
-  SearchParams,
-  SkillPathParams,
-} from '../src/query-schemas.ts';
+import { endpointList, type ResponseSpec } from '../src/endpoints.ts';
+import { zodQuery } from '../src/param-zod.ts';
 import * as S from '../src/schemas.ts';
 
 /** Where the build writes the document (a name with a `.`, so no skill or slug can collide). */
@@ -73,161 +68,84 @@ const COMPONENTS = {
 } satisfies Record<string, z.ZodType>;
 type ComponentName = keyof typeof COMPONENTS;
 
-/** Defaults the handler applies, shown in the parameters' schemas. */
-const DEFAULTS: Record<string, unknown> = { page: 1, limit: 20, sort: 'stars', order: 'desc', locale: 'en' };
-
-/** One endpoint of the document. */
+/** One path of the document. */
 interface Endpoint {
-  /** Path after `/api/v1`, or from the root when `root` is set. */
+  /** Absolute path, `{name}` for a parameter. */
   path: string;
   /** The path is not under `/api/v1` (the compatibility routes). */
-  root?: boolean;
+  root: boolean;
   operationId: string;
   summary: string;
   description: string;
   pathParams?: z.ZodObject;
   query?: z.ZodObject;
-  /** Overrides of `DEFAULTS` for this endpoint's query. */
-  defaults?: Record<string, unknown>;
-  response: ComponentName;
-  errors: ErrorCode[];
+  response: ResponseSpec;
+  errors: readonly ErrorCode[];
 }
 
-const ENDPOINTS: Endpoint[] = [
+/** Static files of the build that clients read directly: no route of the handler, documented here. */
+const FILES: Endpoint[] = [
   {
-    path: '/skills',
-    operationId: 'listSkills',
-    summary: 'List skills',
-    description: 'Every skill, paged, sorted and filtered by category (subcategories included) and platform.',
-    query: ListParams,
-    response: 'SkillListResponse',
-    errors: ['INVALID_PARAMS'],
-  },
-  {
-    path: '/skills/search',
-    operationId: 'searchSkills',
-    summary: 'Search skills',
-    description:
-      'Full-text search with the query syntax `term`, `"a phrase"`, `name:term` (also `description:`, `content:`), `-term`, `prefix*`; ' +
-      'every positive clause must match. Results are ordered by `score` (exact full terms, field weight, stars, recency), ties by id. ' +
-      'Highlights wrap matched words in `<mark>`…`</mark>`; everything else in them is HTML-escaped. ' +
-      '`hasMarketplace` is accepted as an alias of `hasIndex`.',
-    query: SearchParams.extend({
-      // Empty, one character or only stop words: INVALID_QUERY (a 400, documented below).
-      q: SearchParams.shape.q.min(1).describe(`${SearchParams.shape.q.description ?? ''}; empty, one character or only stop words: INVALID_QUERY`),
-      hasMarketplace: SearchParams.shape.hasIndex.describe('alias of hasIndex'),
-    }),
-    response: 'SearchResponse',
-    errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
-  },
-  {
-    path: '/skills/autocomplete',
-    operationId: 'autocomplete',
-    summary: 'Autocomplete a query',
-    description: 'Completions of the last word of `q`, each with the number of skills matching the completed query; by count, then text.',
-    query: AutocompleteParams.extend({ q: AutocompleteParams.shape.q.optional() }),
-    defaults: { limit: 5 },
-    response: 'AutocompleteResponse',
-    errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
-  },
-  {
-    path: '/skills/{owner}/{repo}',
-    operationId: 'getSkill',
-    summary: 'Get a skill',
-    description: 'The skill detail: the summary fields with the full description, the Markdown body and repository metadata.',
-    pathParams: SkillPathParams,
-    response: 'SkillDetailResponse',
-    errors: ['NOT_FOUND'],
-  },
-  {
-    path: '/skills/{owner}/{repo}/content',
-    operationId: 'getSkillContent',
-    summary: 'Get the raw SKILL.md',
-    description: 'The raw SKILL.md text, front matter included, with its SHA-256 hex and byte size.',
-    pathParams: SkillPathParams,
-    response: 'SkillContentResponse',
-    errors: ['NOT_FOUND'],
-  },
-  {
-    path: '/skills/{owner}/{repo}/stats',
-    operationId: 'getSkillStats',
-    summary: 'Get usage statistics',
-    description: 'Views, installs, favorites and the star history (dates ascending).',
-    pathParams: SkillPathParams,
-    response: 'SkillStatsResponse',
-    errors: ['NOT_FOUND'],
-  },
-  {
-    path: '/categories',
-    operationId: 'listCategories',
-    summary: 'List categories',
-    description: 'Every top-level category with its subcategories and skill counts, in the requested language.',
-    query: LocaleParams,
-    response: 'CategoryListResponse',
-    errors: ['INVALID_PARAMS'],
-  },
-  {
-    path: '/categories/{slug}',
-    operationId: 'getCategory',
-    summary: 'Get a category',
-    description: 'One category or subcategory with its 5 most-starred skills (`topSkills`, ties by id).',
-    pathParams: CategoryPathParams,
-    query: LocaleParams,
-    response: 'CategoryDetailResponse',
-    errors: ['INVALID_PARAMS', 'NOT_FOUND'],
-  },
-  {
-    path: '/categories/{slug}/skills',
-    operationId: 'listCategorySkills',
-    summary: 'List the skills of a category',
-    description: 'Like `GET /skills?category={slug}`; a `category` parameter narrows further (intersection).',
-    pathParams: CategoryPathParams,
-    query: ListParams,
-    response: 'SkillListResponse',
-    errors: ['INVALID_PARAMS', 'NOT_FOUND'],
-  },
-  {
-    path: '/manifest.json',
+    path: `/${API_PREFIX}/manifest.json`,
+    root: false,
     operationId: 'getManifest',
     summary: 'The build manifest',
     description: 'A static file of the build: layout format version, totals, slugs, the search index entry, the content fingerprint.',
-    response: 'Manifest',
+    response: 'Manifest' as ResponseSpec,
     errors: [],
   },
   {
-    path: '/quality.json',
+    path: `/${API_PREFIX}/quality.json`,
+    root: false,
     operationId: 'getQualityReport',
     summary: 'The quality report',
     description: 'A static file of the build: skills passing each loading profile, skills breaking each rule, flags by kind and severity, groups of exact copies, near copies.',
-    response: 'QualityReport',
+    response: 'QualityReport' as ResponseSpec,
     errors: [],
   },
   {
-    path: '/openapi.json',
+    path: `/${API_PREFIX}/openapi.json`,
+    root: false,
     operationId: 'getOpenApi',
     summary: 'This document',
     description: 'A static file of the build: the OpenAPI description of the API.',
-    response: 'OpenApiDocument',
+    response: 'OpenApiDocument' as ResponseSpec,
     errors: [],
-  },
-  {
-    path: '/api/search',
-    root: true,
-    operationId: 'compatSearch',
-    summary: 'Search, in the shape of the open skills CLI',
-    description:
-      'A compatibility route for the `skills` CLI (`SKILLS_API_URL`): the search of `/api/v1/skills/search` (same syntax and errors) ' +
-      'answered as `{ skills: [{ id, name, source, installs }] }`; `owner` keeps one owner\'s skills among the best 100 matches.',
-    query: z.object({
-      q: SearchParams.shape.q.min(1),
-      limit: SearchParams.shape.limit,
-      owner: z.string().optional().describe('only skills of this owner (case-insensitive)'),
-    }),
-    response: 'CompatSearchResponse',
-    errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
   },
 ];
 
+/** The endpoint table's routes (src/endpoints.ts), then the files, then the routes outside `/api/v1`. */
+function endpoints(): Endpoint[] {
+  const routes = endpointList().map(([operationId, e]): Endpoint => {
+    const hasPath = Object.keys(e.pathParams).length > 0;
+    const hasQuery = Object.keys(e.query).length > 0;
+    return {
+      path: e.path.replace(/[:*]([A-Za-z]+)/g, '{$1}'),
+      root: !e.path.startsWith(`/${API_PREFIX}/`),
+      operationId,
+      summary: e.summary,
+      description: e.description,
+      ...(hasPath ? { pathParams: zodQuery(e.pathParams, 'openapi') } : {}),
+      ...(hasQuery ? { query: zodQuery(e.query, 'openapi') } : {}),
+      response: e.response,
+      errors: e.errors,
+    };
+  });
+  return [...routes.filter((r) => !r.root), ...FILES, ...routes.filter((r) => r.root)];
+}
+
+/** The schema of a success body: a named component, or bytes of a media type. */
+function successContent(response: ResponseSpec): Record<string, unknown> {
+  if (typeof response === 'string') return json(ref(response));
+  return { [response.media]: { schema: { type: 'string', contentMediaType: response.media, description: response.description } } };
+}
+
+/** Defaults of each query parameter, from the table. */
+function defaultsOf(name: string): Record<string, unknown> {
+  const entry = endpointList().find(([operationId]) => operationId === name)?.[1];
+  if (entry === undefined) return {};
+  return Object.fromEntries(Object.entries(entry.query).flatMap(([param, spec]) => (spec.default === undefined ? [] : [[param, spec.default]])));
+}
 
 /**
  * The OpenAPI 3.1 document. Paths are absolute (`/api/v1/...`); the server URL `../..` is relative
@@ -242,10 +160,10 @@ const ENDPOINTS: Endpoint[] = [
  */
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
-  for (const endpoint of ENDPOINTS) {
+  for (const endpoint of endpoints()) {
     const get = operation(endpoint);
     const pathParameters = parametersOf(endpoint.pathParams, 'path', {});
-    paths[endpoint.root === true ? endpoint.path : `/${API_PREFIX}${endpoint.path}`] = {
+    paths[endpoint.path] = {
       // Shared by every operation of the path.
       ...(pathParameters.length > 0 ? { parameters: pathParameters } : {}),
       get,
@@ -346,13 +264,14 @@ const SHARED_RESPONSES: Record<string, unknown> = {
 
 function operation(endpoint: Endpoint): Record<string, unknown> {
   // Path parameters are declared once on the path item.
-  const parameters = parametersOf(endpoint.query, 'query', { ...DEFAULTS, ...endpoint.defaults });
-  const skill = endpoint.pathParams === SkillPathParams;
+  const parameters = parametersOf(endpoint.query, 'query', defaultsOf(endpoint.operationId));
+  // A skill answers another case of its id with `Content-Location`.
+  const skill = endpoint.path.startsWith(`/${API_PREFIX}/skills/{owner}/{repo}`);
   const responses: Record<string, unknown> = {
     '200': {
       description: 'Success',
       headers: skill ? { ...SUCCESS_HEADERS, 'Content-Location': ref('ContentLocation', 'headers') } : SUCCESS_HEADERS,
-      content: json(ref(endpoint.response)),
+      content: successContent(endpoint.response),
     },
     '304': ref('NotModified', 'responses'),
   };
@@ -387,9 +306,9 @@ const TAGS = [
 ];
 
 function tagOf(endpoint: Endpoint): string {
-  if (endpoint.root === true) return 'compatibility';
+  if (endpoint.root) return 'compatibility';
   if (endpoint.path.endsWith('.json')) return 'files';
-  return endpoint.path.startsWith('/categories') ? 'categories' : 'skills';
+  return endpoint.path.startsWith(`/${API_PREFIX}/categories`) ? 'categories' : 'skills';
 }
 
 /** The HEAD operation of a GET: the same parameters and statuses, headers only. */

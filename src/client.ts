@@ -1,6 +1,6 @@
 /**
- * The typed client: one method per endpoint, parameters and results typed from the zod schemas
- * (types only: the client carries no zod), failures thrown as `ApiError` with the answer's
+ * The typed client: one method per endpoint of the table (src/endpoints.ts), parameters typed
+ * from its declarations and results from the zod schemas (types only: the client carries no zod), failures thrown as `ApiError` with the answer's
  * `code`, `status`, `message` and `details`. Runs anywhere `fetch` does (browsers, Node, Deno,
  * Bun, Workers). Four sources, every one answered by the same runtime handler or a server of it:
  *
@@ -13,11 +13,12 @@
  * The handler and bundle reader are imported on first use only, so a `baseUrl` client stays small.
  */
 import type { z } from 'zod';
+import { endpointList, type ENDPOINTS, type Endpoint, type PathNames } from './endpoints.ts';
 import { ApiError, type ErrorCode } from './errors.ts';
 import type { Bundle, BundleSource } from './bundle.ts';
 import type { Handler } from './handler.ts';
 import type { Loader } from './loader.ts';
-import type { AutocompleteParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
+import type { ParamsOf, QuerySpec } from './param-spec.ts';
 import type * as S from './schemas.ts';
 
 export type { AutocompleteParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
@@ -39,32 +40,33 @@ export type ClientOptions =
   | { bundle: BundleSource | Bundle }
   | { loader: Loader };
 
-/** A client of the Skills Directory API. Every method resolves the API's JSON body. */
-export interface SkillsClient {
-  /** `GET /api/v1/skills` */
-  listSkills(params?: ListParams): Promise<SkillListResponse>;
-  /** `GET /api/v1/skills/:owner/:repo` */
-  getSkill(owner: string, repo: string): Promise<SkillDetailResponse>;
-  /** `GET /api/v1/skills/:owner/:repo/content` */
-  getSkillContent(owner: string, repo: string): Promise<SkillContentResponse>;
-  /** `GET /api/v1/skills/:owner/:repo/stats` */
-  getSkillStats(owner: string, repo: string): Promise<SkillStatsResponse>;
-  /** `GET /api/v1/skills/search` */
-  searchSkills(params: SearchParams): Promise<SearchResponse>;
-  /** `GET /api/v1/skills/autocomplete` */
-  autocomplete(params: AutocompleteParams): Promise<AutocompleteResponse>;
-  /** `GET /api/v1/categories` */
-  listCategories(params?: LocaleParams): Promise<CategoryListResponse>;
-  /** `GET /api/v1/categories/:slug` */
-  getCategory(slug: string, params?: LocaleParams): Promise<CategoryDetailResponse>;
-  /** `GET /api/v1/categories/:slug/skills` */
-  listCategorySkills(slug: string, params?: ListParams): Promise<SkillListResponse>;
+/** The success body of an endpoint: its response schema's type, or the `Response` of a route answering bytes. */
+export type ResponseOf<E> = E extends { response: infer R } ? (R extends keyof typeof S ? z.infer<(typeof S)[R]> : Response) : never;
+
+/** A method's arguments: the path parameters in order, then the query (optional when nothing in it is required). */
+type ArgsOf<P extends string, Q extends QuerySpec> = [...Strings<PathNames<P>>, ...QueryArg<Q>];
+type Strings<T extends string[]> = { [I in keyof T]: string };
+type QueryArg<Q extends QuerySpec> = keyof Q extends never ? [] : {} extends ParamsOf<Q> ? [params?: ParamsOf<Q>] : [params: ParamsOf<Q>];
+
+/** The method of one endpoint. */
+export type MethodOf<E> = E extends Endpoint<infer P, infer Q, infer _R> ? (...args: ArgsOf<P, Q>) => Promise<ResponseOf<E>> : never;
+
+/** The endpoints that are client methods (all but `client: false`). */
+type ClientEndpoints = { [K in keyof typeof ENDPOINTS as (typeof ENDPOINTS)[K] extends { client: false } ? never : K]: (typeof ENDPOINTS)[K] };
+
+/**
+ * A client of the Skills Directory API: one method per endpoint of the table (src/endpoints.ts),
+ * named by its operation (`listSkills`, `getSkill(owner, repo)`, `getCategory(slug, params?)`,
+ * `searchSkills(params)` …), taking the path parameters in order and then the query. Every method
+ * resolves the API's JSON body.
+ */
+export type SkillsClient = { [K in keyof ClientEndpoints]: MethodOf<ClientEndpoints[K]> } & {
   /**
    * The raw answer to a canonical request such as `/api/v1/skills?page=2` (status, headers and
    * body as the API gives them; never throws for an error status).
    */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-}
+};
 
 /** Files of the static tree kept parsed by a client that runs the handler itself. */
 const CACHE_ENTRIES = 500;
@@ -72,28 +74,32 @@ const CACHE_ENTRIES = 500;
 /** Create a client over one source; see `ClientOptions`. */
 export function createClient(options: ClientOptions): SkillsClient {
   const send = transport(options);
-  async function get<T>(path: string, params: object = {}): Promise<T> {
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(params)) {
-      if (value !== undefined) query.set(name, String(value));
-    }
-    const search = query.toString() === '' ? '' : `?${query}`;
-    return readBody<T>(await send(`/api/v1${path}${search}`), path);
+  const methods: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const [name, endpoint] of endpointList()) {
+    if (endpoint.client === false) continue;
+    const count = endpoint.path.split('/').filter((part) => part.startsWith(':') || part.startsWith('*')).length;
+    // `async` so a bad segment rejects like any API error instead of throwing synchronously.
+    methods[name] = async (...args) => {
+      let i = 0;
+      const path = endpoint.path.replace(/([:*])[A-Za-z]+/g, (_, kind: string) => {
+        const value = String(args[i++]);
+        return kind === '*' ? value.split('/').map(segment).join('/') : segment(value);
+      });
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries((args[count] ?? {}) as object)) {
+        if (value !== undefined) query.set(key, String(value));
+      }
+      const response = await send(`${path}${query.size === 0 ? '' : `?${query}`}`);
+      if (typeof endpoint.response !== 'string') return ok(response, path);
+      return readBody(response, path);
+    };
   }
-  const skill = (owner: string, repo: string, rest = '') => `/skills/${segment(owner)}/${segment(repo)}${rest}`;
-  // `async` so a bad segment rejects like any API error instead of throwing synchronously.
-  return {
-    listSkills: (params) => get('/skills', params),
-    getSkill: async (owner, repo) => get(skill(owner, repo)),
-    getSkillContent: async (owner, repo) => get(skill(owner, repo, '/content')),
-    getSkillStats: async (owner, repo) => get(skill(owner, repo, '/stats')),
-    searchSkills: (params) => get('/skills/search', params),
-    autocomplete: (params) => get('/skills/autocomplete', params),
-    listCategories: (params) => get('/categories', params),
-    getCategory: async (slug, params) => get(`/categories/${segment(slug)}`, params),
-    listCategorySkills: async (slug, params) => get(`/categories/${segment(slug)}/skills`, params),
-    fetch: send,
-  };
+  return { ...methods, fetch: send } as SkillsClient;
+}
+
+/** A raw success answer; an error answer becomes an `ApiError` as `readBody` makes it. */
+async function ok(response: Response, path: string): Promise<Response> {
+  return response.ok ? response : readBody(response, path);
 }
 
 /** `(path, init) => Response` for the source: HTTP to a server, or the handler in-process. */
@@ -143,14 +149,14 @@ async function readBody<T>(response: Response, path: string): Promise<T> {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ApiError(response.ok ? 'SERVER_ERROR' : codeForStatus(response.status), `GET /api/v1${path} answered ${response.status} with a body that is not JSON`, {
+    throw new ApiError(response.ok ? 'SERVER_ERROR' : codeForStatus(response.status), `GET ${path} answered ${response.status} with a body that is not JSON`, {
       status: response.ok ? 500 : response.status,
     });
   }
   if (response.ok) return body as T;
   const error = (body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | null)?.error;
   const code = typeof error?.code === 'string' ? (error.code as ErrorCode) : codeForStatus(response.status);
-  const message = typeof error?.message === 'string' ? error.message : `GET /api/v1${path} answered ${response.status}`;
+  const message = typeof error?.message === 'string' ? error.message : `GET ${path} answered ${response.status}`;
   throw new ApiError(code, message, { status: response.status, details: error?.details });
 }
 

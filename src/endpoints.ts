@@ -18,7 +18,6 @@
 import type { ErrorCode } from './errors.ts';
 import type { Loader } from './loader.ts';
 import type { Manifest } from './manifest.ts';
-import { readListQuery } from './lists.ts';
 import { readQuery, type PathParam, type QuerySpec, type ValuesOf } from './param-spec.ts';
 import {
   DEFAULT_LOCALE,
@@ -37,10 +36,20 @@ import {
   hasListPages,
   listPagePath,
   skillPath,
+  type ListFilter,
 } from './paths.ts';
 import type * as S from './schemas.ts';
-import { AUTOCOMPLETE_DEFAULT, AUTOCOMPLETE_MAX, type SearchEngine } from './search/index.ts';
-import { MAX_QUERY_LENGTH } from './search/options.ts';
+import type { SearchEngine } from './search/index.ts';
+
+/**
+ * Limits of the search routes. The search runtime (src/search/) keeps the same numbers for now
+ * (`MAX_QUERY_LENGTH`, `AUTOCOMPLETE_DEFAULT`, `AUTOCOMPLETE_MAX`; test/endpoints.test.ts checks
+ * they agree): importing them from there would load the search engine with the table, and the
+ * typed client loads the table up front.
+ */
+export const MAX_QUERY_LENGTH = 200;
+export const AUTOCOMPLETE_DEFAULT = 5;
+export const AUTOCOMPLETE_MAX = 20;
 
 /** The answer of an endpoint: a JSON body, or bytes of another media type; extra headers either way. */
 export type Reply =
@@ -81,16 +90,16 @@ export type Answer<P extends string = string, Q extends QuerySpec = QuerySpec> =
 export type ResponseSpec = keyof typeof S | { media: string; description: string };
 
 /** One entry of the table. */
-export interface Endpoint<P extends string = string, Q extends QuerySpec = QuerySpec> {
+export interface Endpoint<P extends string = string, Q extends QuerySpec = QuerySpec, R extends ResponseSpec = ResponseSpec> {
   /** Path after the base path, e.g. `/api/v1/skills/:owner/:repo`. */
   readonly path: P;
   /** The pattern of each `:name` / `*name` of `path`. */
-  readonly pathParams: { readonly [K in PathNames<P>[number]]: PathParam };
+  readonly pathParams: string extends P ? Readonly<Record<string, PathParam>> : { readonly [K in PathNames<P>[number]]: PathParam };
   /** Query parameters (what the answer reads through `query()`, or its own reader says). */
   readonly query: Q;
   /** The answer, imported on first use (so a client that only calls a server never loads it). */
   readonly answer: () => Promise<Answer<NoInfer<P>, NoInfer<Q>>>;
-  readonly response: ResponseSpec;
+  readonly response: R;
   /** Error codes the route answers with, besides SERVER_ERROR. */
   readonly errors: readonly ErrorCode[];
   readonly summary: string;
@@ -100,7 +109,13 @@ export interface Endpoint<P extends string = string, Q extends QuerySpec = Query
   /** Not a method of the typed client (a compatibility route). */
   readonly client?: false;
   /** The MCP tool of this route (src/node/mcp.ts). */
-  readonly mcp?: { readonly tool: string; readonly title: string; readonly description: string };
+  readonly mcp?: {
+    readonly tool: string;
+    readonly title: string;
+    readonly description: string;
+    /** Query parameters the tool leaves out. */
+    readonly omit?: readonly string[];
+  };
   /**
    * The static file whose JSON is the whole success answer, when there is one (`staticPathFor`,
    * src/static-path.ts); may throw INVALID_PARAMS for a bad query (then there is none).
@@ -109,7 +124,7 @@ export interface Endpoint<P extends string = string, Q extends QuerySpec = Query
 }
 
 /** An entry, its types inferred from its path and query. */
-function endpoint<const P extends string, const Q extends QuerySpec>(entry: Endpoint<P, Q>): Endpoint<P, Q> {
+function endpoint<const P extends string, const Q extends QuerySpec, const R extends ResponseSpec>(entry: Endpoint<P, Q, R>): Endpoint<P, Q, R> {
   return entry;
 }
 
@@ -152,7 +167,8 @@ export const SEARCH_QUERY = {
 
 /** Query of autocomplete; read by `readAutocompleteQuery` (src/search/index.ts), which follows it. */
 export const AUTOCOMPLETE_QUERY = {
-  q: { kind: 'text', maxLength: MAX_QUERY_LENGTH, description: 'partial query; the last word is completed (empty: no suggestions)' },
+  // Tools and the client ask for `q`; the API answers no suggestions without it.
+  q: { kind: 'text', maxLength: MAX_QUERY_LENGTH, required: true, description: 'partial query; the last word is completed (empty: no suggestions)', openapi: { required: false } },
   limit: { kind: 'int', min: 1, max: AUTOCOMPLETE_MAX, default: AUTOCOMPLETE_DEFAULT, description: `most suggestions (default 5, at most ${AUTOCOMPLETE_MAX})` },
 } as const satisfies QuerySpec;
 
@@ -312,6 +328,7 @@ export const ENDPOINTS = {
       tool: 'list_category_skills',
       title: "List a category's skills",
       description: 'The skills of one category (and its subcategories), paged, sorted and filtered like list_skills.',
+      omit: ['category'],
     },
     staticFile: (path, params) => staticListFile(params, path.slug),
   }),
@@ -337,17 +354,33 @@ export type EndpointName = keyof typeof ENDPOINTS;
 /** Any entry of the table. */
 export type AnyEndpoint = Endpoint<string, QuerySpec>;
 
+/** The table's entries as a list of `[name, entry]`, in order. */
+export function endpointList(): ReadonlyArray<readonly [EndpointName, AnyEndpoint]> {
+  return Object.entries(ENDPOINTS) as unknown as ReadonlyArray<readonly [EndpointName, AnyEndpoint]>;
+}
+
 function skillFile(path: { owner: string; repo: string }, resource: 'detail' | 'content' | 'stats'): string {
   return skillPath(path.owner, path.repo, resource);
 }
 
 /** A list page file: default limit, one filter at most, and an order that has pages (src/paths.ts `hasListPages`). */
 function staticListFile(params: URLSearchParams, scope?: string): string | null {
-  const query = readListQuery(params, null, scope);
-  const [filter, ...more] = query.filters;
+  const query = readQuery(LIST_QUERY, params, null);
+  const [filter, ...more] = listFilters(scope, query.category, query.platform);
   const list = filter ?? { kind: 'all' as const };
   if (query.limit !== PAGE_SIZE || more.length > 0 || !hasListPages(list, query.order)) return null;
   return listPagePath(list, query.sort, query.order, query.page);
+}
+
+/**
+ * The filters of a list request, intersected: the `:slug` of `/categories/:slug/skills`, the
+ * `category` and the `platform` (none: every skill).
+ */
+export function listFilters(scope: string | undefined, category: string | undefined, platform: string | undefined): ListFilter[] {
+  const filters: ListFilter[] = [];
+  for (const slug of new Set([scope, category])) if (slug !== undefined) filters.push({ kind: 'category', slug });
+  if (platform !== undefined) filters.push({ kind: 'platform', id: platform });
+  return filters;
 }
 
 /** The category file of the locale as given (only built locales have files). */

@@ -9,7 +9,7 @@
 import { ApiError } from './errors.ts';
 import type { Loader } from './loader.ts';
 import type { Manifest } from './manifest.ts';
-import { LIST_QUERY } from './endpoints.ts';
+import { LIST_QUERY, listFilters } from './endpoints.ts';
 import { readQuery } from './param-spec.ts';
 import {
   PAGE_SIZE,
@@ -41,10 +41,7 @@ export interface ListQuery {
  */
 export function readListQuery(params: URLSearchParams, manifest: Manifest | null, scope?: string): ListQuery {
   const { page, limit, sort, order, category, platform } = readQuery(LIST_QUERY, params, manifest);
-  const filters: ListFilter[] = [];
-  for (const slug of new Set([scope, category])) if (slug !== undefined) filters.push({ kind: 'category', slug });
-  if (platform !== undefined) filters.push({ kind: 'platform', id: platform });
-  return { page, limit, sort, order, filters };
+  return { page, limit, sort, order, filters: listFilters(scope, category, platform) };
 }
 
 /** The body of a list answer: the requested page of summaries and its pagination. */

@@ -23,7 +23,7 @@ interface ParamBase {
   /** The value the API uses when it is absent (shown as the OpenAPI `default`). */
   readonly default?: string | number;
   /** What the OpenAPI document says beyond the client's and the tools' view (a rule the API answers with its own error). */
-  readonly openapi?: { readonly minLength?: number; readonly description?: string };
+  readonly openapi?: { readonly minLength?: number; readonly description?: string; readonly required?: boolean };
 }
 
 /** A decimal integer from `min` to `max` (digits only: `1.5`, `1e3`, `+1`, `""` are invalid). */
@@ -78,6 +78,7 @@ export type QuerySpec = Readonly<Record<string, Param>>;
  */
 export interface PathParam extends TextParam {
   readonly pattern: RegExp;
+  readonly required: true;
   readonly rest?: boolean;
 }
 

@@ -4,7 +4,7 @@
  * and validated against its pattern before it is returned, so `..`, `%2e%2e`, `%00`, `%2f` or
  * double-encoded segments can never name a file: such a path has no route.
  */
-import { ENDPOINTS, type AnyEndpoint, type EndpointName } from './endpoints.ts';
+import { endpointList, type AnyEndpoint, type EndpointName } from './endpoints.ts';
 import type { PathParam } from './param-spec.ts';
 import { API_PREFIX } from './paths.ts';
 
@@ -27,19 +27,30 @@ export function normalizeBasePath(basePath = '/'): string {
 /** One segment of a pattern: a literal, a `:name` parameter or a last `*name` rest. */
 type Part = { literal: string } | { name: string; pattern: RegExp; rest: boolean };
 
-/** The table's patterns, split once. */
-const ROUTES: ReadonlyArray<{ name: EndpointName; endpoint: AnyEndpoint; parts: Part[] }> = Object.entries(ENDPOINTS).map(([name, endpoint]) => ({
-  name: name as EndpointName,
-  endpoint: endpoint as AnyEndpoint,
-  parts: endpoint.path
+type Route = { name: EndpointName; endpoint: AnyEndpoint; parts: Part[] };
+
+/** The table's patterns, split on first use (the table's modules import this one). */
+let routes: readonly Route[] | undefined;
+const splitRoutes = (): readonly Route[] => endpointList().map(([name, endpoint]) => ({ name, endpoint, parts: splitPattern(endpoint.path, endpoint.pathParams) }));
+
+/** A path pattern (`/a/:x/*y`) as parts, each parameter with its pattern. */
+function splitPattern(path: string, params: Readonly<Record<string, PathParam>>): Part[] {
+  return path
     .slice(1)
     .split('/')
     .map((part): Part => {
       if (part[0] !== ':' && part[0] !== '*') return { literal: part };
-      const param = (endpoint.pathParams as Readonly<Record<string, PathParam>>)[part.slice(1)]!;
-      return { name: part.slice(1), pattern: param.pattern, rest: part[0] === '*' };
-    }),
-}));
+      return { name: part.slice(1), pattern: params[part.slice(1)]!.pattern, rest: part[0] === '*' };
+    });
+}
+
+/**
+ * The path parameters of `pathname` (after the base path `/`) under one pattern, or null when it
+ * does not match: what `matchRoute` does for each entry of the table, for a pattern of any shape.
+ */
+export function matchPattern(pattern: string, params: Readonly<Record<string, PathParam>>, pathname: string): Record<string, string> | null {
+  return matchParts(splitPattern(pattern, params), pathname.slice(1).replace(/\/$/, '').split('/'));
+}
 
 /** The route of a URL pathname, or null for any path that is not an endpoint. One trailing slash is ignored. */
 export function matchRoute(pathname: string, basePath = '/'): RouteMatch | null {
@@ -48,7 +59,8 @@ export function matchRoute(pathname: string, basePath = '/'): RouteMatch | null 
   let rest = pathname.slice(base.length);
   if (rest.endsWith('/')) rest = rest.slice(0, -1);
   const segments = rest.split('/');
-  for (const route of ROUTES) {
+  routes ??= splitRoutes();
+  for (const route of routes) {
     const path = matchParts(route.parts, segments);
     if (path !== null) return { name: route.name, endpoint: route.endpoint, path };
   }

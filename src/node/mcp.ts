@@ -1,7 +1,7 @@
 /**
  * The MCP server (Model Context Protocol, stdio): the directory for an AI agent.
  *
- * - **Tools**, one per endpoint, called through the typed client (so every answer is the API's),
+ * - **Tools**, one per endpoint of the table that names one (src/endpoints.ts `mcp`), called through the typed client (so every answer is the API's),
  *   plus `get_install_command`. Each declares an `outputSchema` (the API's response schema,
  *   src/schemas.ts) and returns the answer as `structuredContent`; its text is the readable form the
  *   CLI prints (no HTML, no raw scores), since agents read text. Search results lose their
@@ -15,20 +15,13 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { SkillsClient } from '../client.ts';
+import type { ResponseOf, SkillsClient } from '../client.ts';
+import { endpointList, type ENDPOINTS, type EndpointName } from '../endpoints.ts';
 import { isApiError } from '../errors.ts';
-import { AutocompleteParams, CategoryPathParams, ListParams, LocaleParams, SearchParams, SkillPathParams } from '../query-schemas.ts';
-import {
-  AutocompleteResponse,
-  CategoryDetailResponse,
-  CategoryListResponse,
-  SearchResponse,
-  SkillContentResponse,
-  SkillDetailResponse,
-  SkillListResponse,
-  SkillStatsResponse,
-  type SearchResponse as SearchBody,
-} from '../schemas.ts';
+import { zodQuery } from '../param-zod.ts';
+import { SkillPathParams } from '../query-schemas.ts';
+import * as S from '../schemas.ts';
+import type { SearchResponse as SearchBody } from '../schemas.ts';
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList } from './cli-output.ts';
 import { count, oneLine, sanitize, styleFor } from './terminal-text.ts';
 
@@ -55,83 +48,45 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
   const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
   const call = <T extends object>(request: () => Promise<T>, text: (body: T) => string, shape: (body: T) => object = (b) => b) =>
     answer(request, text, shape, source);
+  /** The readable text of each tool's answer (JSON for an endpoint without one). */
+  const TEXT: { [K in EndpointName]?: (body: ResponseOf<(typeof ENDPOINTS)[K]>) => string } = {
+    searchSkills: (b) => formatSearch(b, PLAIN),
+    autocomplete: (b) => (b.data.length === 0 ? 'No completions.\n' : b.data.map((s) => `${oneLine(s.text)} (${count(s.count)})\n`).join('')),
+    listSkills: (b) => formatSkillList(b, PLAIN),
+    getSkill: (b) => `${formatSkill(b.data, PLAIN)}\n${sanitize(b.data.content)}\n`,
+    getSkillContent: (b) => sanitize(b.data.content),
+    getSkillStats: ({ data: s }) =>
+      `${count(s.views)} views, ${count(s.installs)} installs, ${count(s.favorites)} favorites\n` +
+      (s.starHistory.length === 0 ? 'No star history.\n' : s.starHistory.map((p) => `${p.date}: ${count(p.stars)} stars\n`).join('')),
+    listCategories: (b) => formatCategories(b.data, PLAIN),
+    getCategory: (b) => formatCategory(b.data, PLAIN),
+    listCategorySkills: (b) => formatSkillList(b, PLAIN),
+  };
 
-  server.registerTool(
-    'search_skills',
-    {
-      title: 'Search skills',
-      description:
-        'Full-text search of the skills directory. Query syntax: plain terms (all must match), "an exact phrase", ' +
-        'name:term / description:term / content:term to restrict a term to a field, -term to exclude, prefix* for a prefix. ' +
-        'Results are ranked by relevance; each has id ("owner/repo"), name, description and stars.',
-      inputSchema: { ...SearchParams.shape, hasMarketplace: z.boolean().optional().describe('the same filter as hasIndex') },
-      outputSchema: SearchResponse.shape,
-      annotations: readOnly,
-    },
-    ({ hasMarketplace, ...params }) =>
-      call(() => client.searchSkills({ ...params, ...(params.hasIndex === undefined && hasMarketplace !== undefined ? { hasIndex: hasMarketplace } : {}) }), (b) => formatSearch(b, PLAIN), withoutHighlights),
-  );
-  server.registerTool(
-    'autocomplete',
-    {
-      title: 'Complete a search query',
-      description: 'Completions of the last word of a partial query, each with the number of skills the completed query finds.',
-      inputSchema: AutocompleteParams.shape,
-      outputSchema: AutocompleteResponse.shape,
-      annotations: readOnly,
-    },
-    (params) => call(() => client.autocomplete(params), (b) => (b.data.length === 0 ? 'No completions.\n' : b.data.map((s) => `${oneLine(s.text)} (${count(s.count)})\n`).join(''))),
-  );
-  server.registerTool(
-    'list_skills',
-    {
-      title: 'List skills',
-      description: 'List skills, paged, sorted (stars, updated or name) and filtered by category slug and platform id.',
-      inputSchema: ListParams.shape,
-      outputSchema: SkillListResponse.shape,
-      annotations: readOnly,
-    },
-    (params) => call(() => client.listSkills(params), (b) => formatSkillList(b, PLAIN)),
-  );
-  server.registerTool(
-    'get_skill',
-    {
-      title: 'Get a skill',
-      description: 'One skill by owner and repo (its id is "owner/repo"): full description, Markdown instructions, license, author, categories, platforms, install commands and, for imported skills, its source repository.',
-      inputSchema: SkillPathParams.shape,
-      outputSchema: SkillDetailResponse.shape,
-      annotations: readOnly,
-    },
-    ({ owner, repo }) => call(() => client.getSkill(owner, repo), (b) => `${formatSkill(b.data, PLAIN)}\n${sanitize(b.data.content)}\n`),
-  );
-  server.registerTool(
-    'get_skill_content',
-    {
-      title: "Get a skill's SKILL.md",
-      description: 'The raw SKILL.md of a skill (front matter included) with its SHA-256 and size in bytes.',
-      inputSchema: SkillPathParams.shape,
-      outputSchema: SkillContentResponse.shape,
-      annotations: readOnly,
-    },
-    ({ owner, repo }) => call(() => client.getSkillContent(owner, repo), (b) => sanitize(b.data.content)),
-  );
-  server.registerTool(
-    'get_skill_stats',
-    {
-      title: "Get a skill's usage statistics",
-      description: 'Views, installs, favorites and the star history (date and stars, oldest first) of a skill.',
-      inputSchema: SkillPathParams.shape,
-      outputSchema: SkillStatsResponse.shape,
-      annotations: readOnly,
-    },
-    ({ owner, repo }) =>
-      call(
-        () => client.getSkillStats(owner, repo),
-        ({ data: s }) =>
-          `${count(s.views)} views, ${count(s.installs)} installs, ${count(s.favorites)} favorites\n` +
-          (s.starHistory.length === 0 ? 'No star history.\n' : s.starHistory.map((p) => `${p.date}: ${count(p.stars)} stars\n`).join('')),
-      ),
-  );
+  // One tool per endpoint the table gives one (src/endpoints.ts `mcp`): its parameters in, the
+  // API's response schema out, answered by the client method of the same endpoint.
+  for (const [name, endpoint] of endpointList()) {
+    if (endpoint.mcp === undefined || typeof endpoint.response !== 'string') continue;
+    const { tool, title, description, omit = [] } = endpoint.mcp;
+    const pathNames = Object.keys(endpoint.pathParams);
+    const query = Object.fromEntries(Object.entries(endpoint.query).filter(([param]) => !omit.includes(param)));
+    const method = client[name as keyof SkillsClient] as (...args: unknown[]) => Promise<object>;
+    const text = (TEXT as Record<string, ((body: object) => string) | undefined>)[name] ?? ((body: object) => `${JSON.stringify(body, null, 2)}\n`);
+    server.registerTool(
+      tool,
+      {
+        title,
+        description,
+        inputSchema: { ...zodQuery(endpoint.pathParams).shape, ...zodQuery(query).shape },
+        outputSchema: (S[endpoint.response] as z.ZodObject).shape,
+        annotations: readOnly,
+      },
+      (args: Record<string, unknown>) => {
+        const params = Object.fromEntries(Object.entries(args).filter(([param]) => !pathNames.includes(param)));
+        return call(() => method(...pathNames.map((param) => args[param]), params), text, name === 'searchSkills' ? (withoutHighlights as (body: object) => object) : undefined);
+      },
+    );
+  }
   server.registerTool(
     'get_install_command',
     {
@@ -153,40 +108,6 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
         (b) => `${sanitize(b.command)}\n`,
       ),
   );
-  server.registerTool(
-    'list_categories',
-    {
-      title: 'List categories',
-      description: 'Every category with its slug, name, description, skill count and subcategories; use a slug as the category filter of list_skills or search_skills.',
-      inputSchema: LocaleParams.shape,
-      outputSchema: CategoryListResponse.shape,
-      annotations: readOnly,
-    },
-    (params) => call(() => client.listCategories(params), (b) => formatCategories(b.data, PLAIN)),
-  );
-  server.registerTool(
-    'get_category',
-    {
-      title: 'Get a category',
-      description: 'One category (top-level or subcategory) with its subcategories and its five most-starred skills.',
-      inputSchema: { ...CategoryPathParams.shape, ...LocaleParams.shape },
-      outputSchema: CategoryDetailResponse.shape,
-      annotations: readOnly,
-    },
-    ({ slug, ...params }) => call(() => client.getCategory(slug, params), (b) => formatCategory(b.data, PLAIN)),
-  );
-  server.registerTool(
-    'list_category_skills',
-    {
-      title: "List a category's skills",
-      description: 'The skills of one category (and its subcategories), paged, sorted and filtered like list_skills.',
-      inputSchema: { ...CategoryPathParams.shape, ...ListParams.omit({ category: true }).shape },
-      outputSchema: SkillListResponse.shape,
-      annotations: readOnly,
-    },
-    ({ slug, ...params }) => call(() => client.listCategorySkills(slug, params), (b) => formatSkillList(b, PLAIN)),
-  );
-
   server.registerResource(
     'skill',
     new ResourceTemplate('skill://{owner}/{repo}/SKILL.md', { list: undefined }),
