@@ -10,7 +10,10 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { Content } from '../../build/model.ts';
+import { endpointList, type EndpointName } from '../../src/endpoints.ts';
 import { ORDERS, SORTS } from '../../src/paths.ts';
+import { matchRoute } from '../../src/route.ts';
+import * as S from '../../src/schemas.ts';
 import {
   AutocompleteResponse,
   CategoryDetailResponse,
@@ -83,6 +86,24 @@ const TRAVERSALS = [
 ];
 
 /**
+ * One request per route of the endpoint table (src/endpoints.ts): the suite's route list. A new
+ * route must add one (the type asks for every name), and its answer is checked against the
+ * response the table declares.
+ */
+const ROUTE_SAMPLES: { [K in EndpointName]: (content: Content) => string } = {
+  listSkills: () => '/api/v1/skills?limit=3',
+  searchSkills: () => '/api/v1/skills/search?q=skill',
+  autocomplete: () => '/api/v1/skills/autocomplete?q=sk',
+  getSkill: (c) => `/api/v1/skills/${c.skills[0]!.id}`,
+  getSkillContent: (c) => `/api/v1/skills/${c.skills[0]!.id}/content`,
+  getSkillStats: (c) => `/api/v1/skills/${c.skills[0]!.id}/stats`,
+  listCategories: () => '/api/v1/categories?locale=de',
+  getCategory: (c) => `/api/v1/categories/${c.categories[0]!.slug}`,
+  listCategorySkills: (c) => `/api/v1/categories/${c.categories[0]!.slug}/skills?limit=2`,
+  compatSearch: () => '/api/search?q=skill',
+};
+
+/**
  * Define the suite under `describe(name)`. `setup` starts the host (once, before all tests) over
  * the tree of `data`; `close` stops it after them.
  */
@@ -138,6 +159,16 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
         if (page >= body.pagination.totalPages) return ids;
       }
     }
+
+    describe('every route of the endpoint table', () => {
+      it.each(endpointList().map(([name, endpoint]) => [name, endpoint] as const))('%s answers as the table declares', async (name, endpoint) => {
+        const path = ROUTE_SAMPLES[name](content);
+        expect(matchRoute(new URL(path, 'http://x').pathname)?.name).toBe(name);
+        const answer = await get(path);
+        expect(answer.status, `${path}: ${answer.text.slice(0, 300)}`).toBe(200);
+        if (typeof endpoint.response === 'string') S[endpoint.response].parse(answer.body);
+      });
+    });
 
     describe('GET /api/v1/skills', () => {
       it('defaults to page 1 of 20, stars descending, ties by id', async () => {
