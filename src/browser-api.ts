@@ -4,6 +4,7 @@
  * page helper (page-api.ts), which runs the same handler in the page while no worker controls it.
  */
 import { createHandler, type Handler } from './handler.ts';
+import { withHostPolicy } from './host-policy.ts';
 import { cachedLoader, fetchLoader } from './loader.ts';
 import { MANIFEST_PATH } from './paths.ts';
 import { isHandlerPath, matchRoute, normalizeBasePath } from './route.ts';
@@ -55,8 +56,10 @@ export function createBrowserHandler(siteUrl: string | URL, fetchImpl: typeof fe
   const manifestUrl = new URL(MANIFEST_PATH, site).href;
   const revalidating: typeof fetch = (input, init) =>
     fetchImpl(input, String(input) === manifestUrl ? { ...init, cache: 'no-cache' } : init);
-  return createHandler(cachedLoader(fetchLoader(site, revalidating), { maxEntries: CACHE_ENTRIES }), {
+  const handler = createHandler(cachedLoader(fetchLoader(site, revalidating), { maxEntries: CACHE_ENTRIES }), {
     basePath: site.pathname,
     onError: (error, request) => console.error(`skills API: 500 on ${request.url}`, error),
   });
+  // The host policy of every host (src/host-policy.ts); the browser's HTTP cache is the page's own.
+  return withHostPolicy(handler, { basePath: site.pathname });
 }

@@ -43,24 +43,38 @@ export interface RequestLine {
   preflight: boolean;
 }
 
+/** Headers of the policy's own answers: no cache may keep them. */
+const REFUSAL_HEADERS = { 'cache-control': 'no-store' };
+
+/** The 414 answer when the request target is longer than `MAX_URL_BYTES` (UTF-8), else undefined. */
+export function tooLong(target: string): Response | undefined {
+  if (new TextEncoder().encode(target).length <= MAX_URL_BYTES) return undefined;
+  return jsonError(new ApiError('INVALID_PARAMS', `The URL is longer than ${MAX_URL_BYTES} bytes`, { status: 414 }), REFUSAL_HEADERS);
+}
+
 /**
  * The policy's answer to a request no endpoint sees, or undefined to go on: a target longer than
- * `MAX_URL_BYTES` is 414, a CORS preflight 204, another method than GET and HEAD 405. `allowOthers`
- * leaves other methods to the caller (a host that serves files first, as the Node server does).
+ * `MAX_URL_BYTES` is 414, a CORS preflight 204, another method than GET and HEAD 405, on every
+ * path of every host.
  */
 export function refusal(line: RequestLine): Response | undefined {
-  if (new TextEncoder().encode(line.target).length > MAX_URL_BYTES) {
-    return jsonError(new ApiError('INVALID_PARAMS', `The URL is longer than ${MAX_URL_BYTES} bytes`, { status: 414 }));
-  }
+  const long = tooLong(line.target);
+  if (long !== undefined) return long;
   // A browser asks before a cross-origin request with headers of its own (`If-None-Match`).
-  if (line.method === 'OPTIONS' && line.preflight) return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+  if (line.method === 'OPTIONS' && line.preflight) return new Response(null, { status: 204, headers: { ...PREFLIGHT_HEADERS, ...REFUSAL_HEADERS } });
   if (line.method !== 'GET' && line.method !== 'HEAD') return methodNotAllowed(line.method);
   return undefined;
 }
 
 /** The 405 answer, with `Allow`. */
 export function methodNotAllowed(method: string): Response {
-  return jsonError(new ApiError('METHOD_NOT_ALLOWED', `Method ${method.slice(0, 20)} is not allowed; use GET or HEAD`), { allow: METHODS });
+  return jsonError(new ApiError('METHOD_NOT_ALLOWED', `Method ${method.slice(0, 20)} is not allowed; use GET or HEAD`), { allow: METHODS, ...REFUSAL_HEADERS });
+}
+
+/** The `RequestLine` of a Fetch request. */
+export function requestLine(request: Request): RequestLine {
+  const url = new URL(request.url);
+  return { method: request.method, target: url.pathname + url.search, preflight: request.headers.has('access-control-request-method') };
 }
 
 /** What `withHostPolicy` adds around a handler. */
@@ -75,16 +89,16 @@ export interface HostPolicyOptions {
 
 /**
  * `handler` behind the host policy: `refusal` first, then the search limit and caching the host
- * asked for. The route is parsed once for all of them (src/route.ts `routeOf`).
+ * asks for. The route is parsed once for all of them (src/route.ts `routeOf`). Hosts put this
+ * around the runtime handler and only adapt their I/O to it.
  */
 export function withHostPolicy(handler: Handler, options: HostPolicyOptions = {}): Handler {
-  let inner = handler;
   const basePath = options.basePath ?? '/';
+  let inner = handler;
   if (options.searchLimit !== undefined) inner = limitSearches(inner, { ...options.searchLimit, basePath: options.searchLimit.basePath ?? basePath });
   if (options.caching !== undefined) inner = withCaching(inner, options.caching);
   return async (request) => {
-    const url = new URL(request.url);
-    const refused = refusal({ method: request.method, target: url.pathname + url.search, preflight: request.headers.has('access-control-request-method') });
+    const refused = refusal(requestLine(request));
     if (refused !== undefined) return refused;
     routeOf(request, basePath);
     return inner(request);

@@ -9,8 +9,10 @@
  *   Node server (no canonical URL names an existing `.json` file); content-hashed search index
  *   files (`/api/v1/skills/_search/…`) with `Cache-Control: immutable`;
  * - any other `/api/v1[/...]` — the runtime handler, with `Cache-Control` and `ETag` (src/http-cache.ts);
- * - anything else — the static file, or the same JSON NOT_FOUND (405 for other methods) the Node
- *   server answers.
+ * - anything else — the static file, or the same JSON NOT_FOUND the Node server answers.
+ *
+ * Before any of it, the host policy of every host (src/host-policy.ts): 414, the CORS preflight,
+ * 405 for methods other than GET and HEAD.
  *
  * The Workers runtime compresses a body (gzip, br) for each client by its `Accept-Encoding`, after
  * the Worker has answered: so every answer says `Vary: Accept-Encoding`, and its ETag is weak
@@ -19,9 +21,10 @@
  */
 import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
-import { addVary, cacheControlFor, etagMatches, notModified, withCaching } from '../http-cache.ts';
+import { jsonError, refusal, requestLine, withHostPolicy } from '../host-policy.ts';
+import { addVary, cacheControlFor, etagMatches, notModified } from '../http-cache.ts';
 import { cachedLoader } from '../loader.ts';
-import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
+import { isHandlerPath } from '../route.ts';
 import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
 
 /** The Worker's bindings (wrangler.toml `[assets] binding = "ASSETS"`). */
@@ -35,22 +38,8 @@ export interface Env {
  */
 const CACHE_ENTRIES = 500;
 
-/** The answer to a CORS preflight: a browser asks before sending `If-None-Match` cross-origin. */
-const PREFLIGHT_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, HEAD',
-  'access-control-allow-headers': '*',
-  'access-control-max-age': '86400',
-};
-
 /** Largest unused request body read to keep the connection usable. */
 const MAX_DISCARD = 64 * 1024;
-
-const JSON_HEADERS = {
-  'content-type': 'application/json; charset=utf-8',
-  'access-control-allow-origin': '*',
-  'x-content-type-options': 'nosniff',
-};
 
 /** One handler per assets binding, so its file cache lives as long as the isolate. */
 const handlers = new WeakMap<AssetsBinding, Handler>();
@@ -60,7 +49,7 @@ function apiHandler(env: Env): Handler {
   if (handler === undefined) {
     // workerd refuses a request waiting on another request's I/O: caches keep settled answers only.
     const loader = cachedLoader(assetsLoader(env.ASSETS), { maxEntries: CACHE_ENTRIES, inFlight: 'settled' });
-    handler = withCaching(createHandler(loader, { inFlight: 'settled', onError: (error, request) => console.error(`500 on ${request.url}:`, error) }));
+    handler = withHostPolicy(createHandler(loader, { inFlight: 'settled', onError: (error, request) => console.error(`500 on ${request.url}:`, error) }), { caching: {} });
     handlers.set(env.ASSETS, handler);
   }
   return handler;
@@ -69,18 +58,19 @@ function apiHandler(env: Env): Handler {
 export default {
   async fetch(request: Request, env: Env): Promise<Response> {
     try {
-      // As the Node server: a target longer than the limit is our 414, not the runtime's.
-      const url = new URL(request.url);
-      if (new TextEncoder().encode(url.pathname + url.search).length > MAX_URL_BYTES) {
+      // The host policy (src/host-policy.ts), on every path: 414 for a target longer than the
+      // limit (ours, not the runtime's), the CORS preflight, 405 for other methods.
+      const refused = refusal(requestLine(request));
+      if (refused !== undefined) {
         await discardBody(request);
-        return encodable(errorResponse(new ApiError('INVALID_PARAMS', `The URL is longer than ${MAX_URL_BYTES} bytes`, { status: 414 })));
+        return encodable(refused);
       }
       return encodable(await answer(request, env));
     } catch (error) {
       // Whatever escapes (a target the URL parser refuses, a failing binding): our JSON 500 with
       // CORS, never the runtime's plain-text page.
       console.error(`500 on ${request.url}:`, error);
-      return encodable(errorResponse(new ApiError('SERVER_ERROR', 'Internal server error')));
+      return encodable(jsonError(new ApiError('SERVER_ERROR', 'Internal server error')));
     }
   },
 };
@@ -98,22 +88,14 @@ function encodable(response: Response): Response {
 /** The Worker's answer to `request` (see the routing above), before `encodable`. */
 async function answer(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
-  const readable = request.method === 'GET' || request.method === 'HEAD';
-  if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
-    return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
-  }
-  if (!readable) await discardBody(request);
   const api = isHandlerPath(url.pathname);
-  if (api && !(readable && url.pathname.endsWith('.json'))) return apiHandler(env)(request);
-  if (!readable) {
-    return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
-  }
+  if (api && !url.pathname.endsWith('.json')) return apiHandler(env)(request);
   const file = await env.ASSETS.fetch(request);
   if (file.status === 404) {
     await file.body?.cancel();
     // A `.json` path under the API that is no file is the handler's (a JSON 404 or an answer).
     if (api) return apiHandler(env)(request);
-    return errorResponse(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
+    return jsonError(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
   }
   if (file.status !== 200 && file.status !== 304) return file;
   // The hosts' one caching policy (src/http-cache.ts): a search index file never changes under
@@ -145,8 +127,4 @@ async function discardBody(request: Request): Promise<void> {
     bytes += chunk.value.byteLength;
   }
   await reader.cancel();
-}
-
-function errorResponse(error: ApiError, extra: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(error.toBody()), { status: error.status, headers: { ...JSON_HEADERS, ...extra } });
 }

@@ -11,6 +11,7 @@ import { addVary, isContentEtag, readBytes } from '../http-cache.ts';
 import { promisify } from 'node:util';
 import { createGzip, gzip } from 'node:zlib';
 import { ApiError } from '../errors.ts';
+import { JSON_HEADERS } from '../host-policy.ts';
 import { Lru } from '../lru.ts';
 
 /** Status, headers (lower-case names) and body of one answer. */
@@ -35,7 +36,7 @@ const gzipBuffer = promisify(gzip);
 export function errorReply(error: ApiError, headers: Record<string, string> = {}): Reply {
   return {
     status: error.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    headers: { ...JSON_HEADERS, ...headers },
     body: Buffer.from(JSON.stringify(error.toBody())),
   };
 }

@@ -9,10 +9,11 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { ApiError } from '../errors.ts';
-import { isSearchRequest, limitSearches, Turns, type SearchLimitOptions } from '../fair.ts';
+import { isSearchRequest, Turns, type SearchLimitOptions } from '../fair.ts';
 import { AnswerMemo } from '../answer-memo.ts';
-import { cacheControlFor, withCaching } from '../http-cache.ts';
+import { cacheControlFor } from '../http-cache.ts';
 import { createHandler, type Handler } from '../handler.ts';
+import { JSON_HEADERS, refusal, tooLong, withHostPolicy } from '../host-policy.ts';
 import { cachedLoader } from '../loader.ts';
 import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
 import { fsLoader } from './fs-loader.ts';
@@ -34,12 +35,6 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 export const MAX_PREPARING = 4;
 /** Files of the static tree the API handler keeps parsed in memory. */
 const CACHE_ENTRIES = 2000;
-/** Answer to a CORS preflight: any origin may GET with any request header, for a day. */
-const PREFLIGHT_HEADERS = {
-  'access-control-allow-methods': 'GET, HEAD',
-  'access-control-allow-headers': '*',
-  'access-control-max-age': '86400',
-};
 /** Headers about the connection to this server, not about the request the handler sees. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
@@ -83,11 +78,11 @@ export function createDirHandler(dir: string): Handler {
 
 /** Start serving `dir`; resolves once the server listens. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  // ETags, 304s and Cache-Control of API answers: the rules of every host (src/http-cache.ts).
-  // One search at a time, so lists and skills stay fast under heavy searches (src/fair.ts).
-  // Answers kept by URL, one body per content: src/answer-memo.ts.
+  // The host policy of every host (src/host-policy.ts): ETags, 304s and Cache-Control of API
+  // answers (src/http-cache.ts), one search at a time so lists and skills stay fast under heavy
+  // searches (src/fair.ts), answers kept by URL, one body per content (src/answer-memo.ts).
   const memo = new AnswerMemo();
-  const handler = withCaching(limitSearches(options.handler ?? createDirHandler(options.dir), options.searchLimit), { memo });
+  const handler = withHostPolicy(options.handler ?? createDirHandler(options.dir), { searchLimit: options.searchLimit ?? {}, caching: { memo } });
   const limit = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, options.rateLimit.now);
   const preparing = new Turns(MAX_PREPARING);
   // An answer is gzipped once for every connection asking for it (src/node/reply.ts).
@@ -95,9 +90,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const answer = async (req: IncomingMessage): Promise<Reply> => {
     const target = req.url ?? '/';
-    if (Buffer.byteLength(target) > MAX_URL_BYTES) {
-      return errorReply(new ApiError('INVALID_PARAMS', `The URL is longer than ${MAX_URL_BYTES} bytes`, { status: 414 }));
-    }
+    const long = tooLong(target);
+    if (long !== undefined) return replyFromResponse(long);
     let url: URL;
     try {
       url = new URL(target, originOf(req));
@@ -112,23 +106,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (decision?.allowed === false) {
       return limited(errorReply(new ApiError('RATE_LIMITED', `Too many requests; retry in ${decision.reset} s`)));
     }
-    const method = req.method ?? 'GET';
-    // A browser asks before a cross-origin request with headers of its own (`If-None-Match`).
-    if (method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-      return { status: 204, headers: PREFLIGHT_HEADERS, body: null };
-    }
-    const read = method === 'GET' || method === 'HEAD';
+    // The CORS preflight and other methods than GET and HEAD (src/host-policy.ts), on every path:
+    // a Fetch `Request` cannot even be made for some methods (TRACE, TRACK throw).
+    const refused = refusal({ method: req.method ?? 'GET', target, preflight: req.headers['access-control-request-method'] !== undefined });
+    if (refused !== undefined) return replyFromResponse(refused);
     // The documented `.json` files of the static tree are served as files here too, as on any
     // static host. No canonical URL names an existing `.json` file (files live at least one
     // segment deeper than `:owner/:repo`, or under `_`-names no owner can take), so a `.json`
     // path that is not a file falls through to the handler unchanged.
-    if (api && read && url.pathname.endsWith('.json')) {
+    if (api && url.pathname.endsWith('.json')) {
       const file = await staticReply(options.dir, url.pathname, req);
       if (file !== undefined) return limited(file);
     }
-    // Every other method is refused here, for the API too: the handler would refuse it as well,
-    // but a Fetch `Request` cannot even be made for some (TRACE, TRACK throw).
-    if (!read) return notAllowed(method);
     if (api) {
       const request = toRequest(req, url);
       const prepare = async () => replyFromResponse(await handler(request));
@@ -178,21 +167,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   };
 }
 
-/** The 405 answer, with `Allow`. */
-function notAllowed(method: string): Reply {
-  return errorReply(new ApiError('METHOD_NOT_ALLOWED', `Method ${method.slice(0, 20)} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
-}
-
 /**
  * CONNECT never reaches the request handler (Node hands it to a `connect` listener, or closes the
  * socket when there is none): answered 405 like every other method, then closed.
  */
 function answerConnect(_req: IncomingMessage, socket: Socket): void {
-  const body = JSON.stringify(new ApiError('METHOD_NOT_ALLOWED', 'Method CONNECT is not allowed; use GET or HEAD').toBody());
-  socket.end(
-    'HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nAllow: GET, HEAD\r\nContent-Type: application/json; charset=utf-8\r\n' +
-      `Access-Control-Allow-Origin: *\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
+  socket.end(rawAnswer(new ApiError('METHOD_NOT_ALLOWED', 'Method CONNECT is not allowed; use GET or HEAD'), { allow: 'GET, HEAD' }));
 }
 
 /** Most requests one connection may have waiting (pipelined) before it is closed. */
@@ -285,12 +265,14 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
     status === 414 ? `The URL is longer than ${MAX_URL_BYTES} bytes` :
     status === 431 ? `The request headers are larger than ${MAX_HEADER_BYTES} bytes` :
     status === 408 ? 'The request took too long to arrive' : 'Malformed HTTP request';
-  const body = JSON.stringify(new ApiError('INVALID_PARAMS', message, { status }).toBody());
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-      'Connection: close\r\nContent-Type: application/json; charset=utf-8\r\nAccess-Control-Allow-Origin: *\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-  );
+  socket.end(rawAnswer(new ApiError('INVALID_PARAMS', message, { status })));
+}
+
+/** A JSON error answer written on a raw socket (the connection then closes), with the policy's JSON headers. */
+function rawAnswer(error: ApiError, extra: Record<string, string> = {}): string {
+  const body = JSON.stringify(error.toBody());
+  const headers = { connection: 'close', ...extra, ...JSON_HEADERS, 'content-length': String(Buffer.byteLength(body)) };
+  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n${body}`;
 }
 
 /** Length of the request line in what the parser had buffered (all of it when it never ended). */
