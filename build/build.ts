@@ -1,6 +1,6 @@
 /**
  * The build: content folder → validated model → static tree and search index, swapped in
- * atomically (DECISIONS §2–3). A build with problems writes nothing unless `skipInvalid` is set, and then
+ * atomically (docs/decisions.md §2–3). A build with problems writes nothing unless `skipInvalid` is set, and then
  * only when every problem is confined to a skill folder (which is left out and reported).
  * Output is deterministic: it depends only on the content, plus `builtAt` in the manifest when
  * `SOURCE_DATE_EPOCH` is set. `incremental` re-uses the build cache (build/build-cache.ts) for

@@ -1,5 +1,5 @@
 /**
- * Zod schemas of the JSON files of a content folder (README "Content format", DECISIONS §2):
+ * Zod schemas of the JSON files of a content folder (README "Content format", docs/decisions.md §2):
  * categories.json, platforms.json, and per skill skill.json and stats.json. Objects are strict
  * (an unknown field is reported, so a typo never silently drops data), counts are integers ≥ 0,
  * timestamps ISO 8601 UTC (normalized to `toISOString()` form so they compare as strings).

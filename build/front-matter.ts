@@ -1,7 +1,7 @@
 /**
  * Safe SKILL.md front matter: YAML only, no code, bounded work. SKILL.md files come from
  * untrusted repositories, so the parser refuses anything a front-matter tool or a YAML library
- * would otherwise "helpfully" run or expand (BAD_INPUTS 1–11):
+ * would otherwise "helpfully" run or expand (docs/decisions.md H1–H11):
  *
  * - the first line (after an optional BOM) must be exactly `---` and the block ends at the first
  *   line of exactly `---`, so no front-matter language (`---js`, `---json`, `---toString`, ...) is

@@ -1,5 +1,5 @@
 /**
- * Loads and validates a content folder (DECISIONS §2) into the build model: categories.json,
+ * Loads and validates a content folder (docs/decisions.md §2) into the build model: categories.json,
  * platforms.json and every `skills/<owner>/<repo>/` folder. Nothing is thrown for bad content:
  * every problem of every file is collected (file + field), the valid skills are returned, and the
  * caller decides whether problems are fatal (see `runBuild`).
@@ -524,7 +524,7 @@ function hasMarketplaceIndex(abs: string, folder: Dirent | undefined): Marketpla
 /** A marketplace index found (true), absent (false), or there but unreadable (the file and why). */
 type MarketplaceIndex = boolean | { file: string; message: string };
 
-/** Assemble a valid skill's record (DECISIONS §2: skill.json overrides the front matter). */
+/** Assemble a valid skill's record (docs/decisions.md §2: skill.json overrides the front matter). */
 function skillRecord(
   { owner, repo, dir }: Candidate,
   frontMatter: FrontMatter,

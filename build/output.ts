@@ -1,5 +1,5 @@
 /**
- * Writing the output folder atomically (DECISIONS §3): every file goes into a staging folder
+ * Writing the output folder atomically (docs/decisions.md §3): every file goes into a staging folder
  * beside the output; only a complete tree is swapped in (two renames on the same file system).
  * Any failure removes the staging folder and leaves the previous output byte-identical.
  *

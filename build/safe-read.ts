@@ -1,6 +1,6 @@
 /**
- * Reading files of an untrusted content folder: never through a symbolic link (BAD_INPUTS 17),
- * never a FIFO or device, never more than a size limit, checked before reading (BAD_INPUTS 12).
+ * Reading files of an untrusted content folder: never through a symbolic link (docs/decisions.md H17),
+ * never a FIFO or device, never more than a size limit, checked before reading (docs/decisions.md H12).
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, promises as fs, readSync, type Dirent } from 'node:fs';
 

@@ -1,7 +1,7 @@
 /**
  * Skill folder names (`skills/<owner>/<repo>`) become path segments of the output and of URLs,
- * so they are checked before anything is written (BAD_INPUTS 13–15): the patterns of
- * DECISIONS §2 (`OWNER_RE`, `REPO_RE`), plus the names some file systems cannot hold.
+ * so they are checked before anything is written (docs/decisions.md H13–H15): the patterns of
+ * docs/decisions.md §2 (`OWNER_RE`, `REPO_RE`), plus the names some file systems cannot hold.
  */
 import { OWNER_RE, REPO_RE } from '../src/paths.ts';
 import { quote } from './problems.ts';
@@ -32,7 +32,7 @@ export function segmentProblem(kind: 'owner' | 'repo', name: string): string | u
 }
 
 /**
- * Identity of a skill for collisions: ids are case-insensitive (DECISIONS §2) and Unicode
+ * Identity of a skill for collisions: ids are case-insensitive (docs/decisions.md §2) and Unicode
  * normalization must not make two folders one, so `Foo/Bar`, `foo/bar` and NFC/NFD spellings
  * share a key.
  */

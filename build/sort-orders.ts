@@ -1,5 +1,5 @@
 /**
- * The list orders (DECISIONS §4): `stars`, `updated` (by `updatedAt`) and `name`, each `asc` or
+ * The list orders (docs/decisions.md §4): `stars`, `updated` (by `updatedAt`) and `name`, each `asc` or
  * `desc`, ties always broken by `id` ascending so every order is total and deterministic.
  */
 import type { Order, Sort } from '../src/paths.ts';

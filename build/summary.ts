@@ -1,12 +1,12 @@
 /**
  * The JSON records of one skill as the API answers them: the list summary, the detail, the raw
- * content and the stats (spec "Resources and their fields", DECISIONS §4).
+ * content and the stats (docs/api.md, docs/decisions.md §4).
  */
 import type { SkillContent, SkillDetail, SkillStats, SkillSummary } from '../src/schemas.ts';
 import type { SkillRecord } from './model.ts';
 import { qualitySummary } from './quality/index.ts';
 
-/** Longest summary description, `…` included (DECISIONS §4). */
+/** Longest summary description, `…` included (docs/decisions.md §4). */
 export const SUMMARY_DESCRIPTION_MAX = 200;
 
 /**

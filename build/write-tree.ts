@@ -35,10 +35,10 @@ export const QUALITY_PATH = `${API_PREFIX}/quality.json`;
 import { compareCodeUnits, sortedIndexes } from './sort-orders.ts';
 import { toContent, toDetail, toStats, toSummary } from './summary.ts';
 
-/** Locales shipped even when the content translates nothing into them (DECISIONS §4). */
+/** Locales shipped even when the content translates nothing into them (docs/decisions.md §4). */
 export const REQUIRED_LOCALES = ['en', 'de', 'fr', 'ja', 'ko', 'zh-TW'] as const;
 
-/** Number of skills in a category record's `topSkills` (DECISIONS §4). */
+/** Number of skills in a category record's `topSkills` (docs/decisions.md §4). */
 export const TOP_SKILLS = 5;
 
 /** One pre-built list: its filter and its members (indexes into `content.skills`). */
@@ -166,7 +166,7 @@ export async function writeTree(content: Content, emit: Emit): Promise<Manifest>
 
 /**
  * Every pre-built list: `all`, one per category slug (a top-level category also holds the skills
- * of its subcategories, DECISIONS §4) and one per platform of platforms.json.
+ * of its subcategories, docs/decisions.md §4) and one per platform of platforms.json.
  */
 function listDefs(skills: readonly SkillRecord[], content: Content): ListDef[] {
   const parentOf = new Map<string, string>();

@@ -1,6 +1,6 @@
 /**
- * The fixed queries of the search benchmark (every syntax form of DECISIONS §5, with words the
- * synthetic generator uses), the adversarial ones (BAD_INPUTS 22–23), and their translations for
+ * The fixed queries of the search benchmark (every syntax form of docs/decisions.md §5, with words the
+ * synthetic generator uses), the adversarial ones (docs/decisions.md H22–H23), and their translations for
  * the engines that do not speak our syntax: Pagefind (no fields, no exclusion, no `*`: the
  * clause is dropped or reduced to its words) and a single MiniSearch index (a query tree).
  */

@@ -1,6 +1,6 @@
 /**
  * Answers of the API kept by URL, for a host that answers many requests in one process (the Node
- * server). Every answer is a pure function of the build (DECISIONS: read-only API), so the same
+ * server). Every answer is a pure function of the build (docs/decisions.md §1.4), so the same
  * URL gets the same bytes until the build changes: a kept answer is sent again without running
  * the handler, reading files, serializing or hashing. No Node built-ins.
  *

@@ -1,5 +1,5 @@
 /**
- * The canonical API inside a browser (DECISIONS §1.3): which requests a Service Worker answers,
+ * The canonical API inside a browser (docs/decisions.md §1.3): which requests a Service Worker answers,
  * and the handler it answers them with. Shared by the worker entry (service-worker.ts) and the
  * page helper (page-api.ts), which runs the same handler in the page while no worker controls it.
  */

@@ -4,7 +4,7 @@
  * (optional) is copied into the error body, `cause` keeps the original error.
  */
 
-/** Every error code the API answers with (spec "Errors" + DECISIONS §4). */
+/** Every error code the API answers with (docs/api.md "Answers", docs/decisions.md §4). */
 export type ErrorCode =
   | 'NOT_FOUND'
   | 'INVALID_PARAMS'
@@ -15,7 +15,7 @@ export type ErrorCode =
   | 'QUERY_TOO_LONG'
   | 'INVALID_SYNTAX';
 
-/** HTTP status for each code. The three search codes are 400 (DECISIONS §4). */
+/** HTTP status for each code. The three search codes are 400 (docs/decisions.md §4). */
 export const STATUS_OF: Readonly<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   INVALID_PARAMS: 400,

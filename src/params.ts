@@ -1,7 +1,7 @@
 /**
  * Query-parameter parsing shared by every endpoint. Each parser reads one parameter, records a
  * problem naming it when it is invalid, and `ParamReader.done()` throws one INVALID_PARAMS error
- * listing every problem (not only the first). Unknown parameters are ignored (DECISIONS §4).
+ * listing every problem (not only the first). Unknown parameters are ignored (docs/decisions.md §4).
  */
 import { ApiError } from './errors.ts';
 

@@ -144,7 +144,7 @@ export function categoryPath(slug: string, locale: string): string {
     : `${API_PREFIX}/categories/${slug}/index.${locale}.json`;
 }
 
-/** Skill path segments (DECISIONS §2). Anything else can never name a file of the tree. */
+/** Skill path segments (docs/decisions.md §2). Anything else can never name a file of the tree. */
 export const OWNER_RE = /^(?!-)[A-Za-z0-9-]{1,39}(?<!-)$/;
 export const REPO_RE = /^(?!\.\.?$)(?!.*\.git$)[A-Za-z0-9._-]{1,100}$/;
 /** Category slugs and platform ids. */

@@ -1,5 +1,5 @@
 /**
- * Zod schemas of every JSON shape the API answers with (spec "Resources and their fields").
+ * Zod schemas of every JSON shape the API answers with (docs/api.md "Endpoints").
  * The runtime handler imports only the inferred *types* from here (so a Service Worker bundle
  * carries no zod); tests, the typed client and the OpenAPI document use the schemas themselves.
  */

@@ -1,5 +1,5 @@
 /**
- * The canonical URL → static file mapping (DECISIONS §3): which file of the static tree holds the
+ * The canonical URL → static file mapping (docs/decisions.md §3): which file of the static tree holds the
  * exact answer of a canonical API request, so a plain static host, a cache or a client can skip
  * the handler.
  */

@@ -1,6 +1,6 @@
 /**
  * `skills-api build` (what `npm run build` runs) in child processes: exit codes, messages, and byte-identical
- * output across discovery order, time zone and locale (BAD_INPUTS 21).
+ * output across discovery order, time zone and locale (docs/decisions.md H21).
  */
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -47,7 +47,7 @@ const LOCALE_SENSITIVE: Record<string, FileSpec> = Object.fromEntries(
 );
 
 describe('build CLI', () => {
-  it('two builds under different TZ and LANG give byte-identical trees (BAD_INPUTS 21)', async () => {
+  it('two builds under different TZ and LANG give byte-identical trees (docs/decisions.md H21)', async () => {
     // Node lists directories sorted (libuv), so the order of discovery itself is varied in
     // build-discovery-order.test.ts; here the two copies are written in opposite orders anyway.
     const forward = await content({ skills: 12, files: LOCALE_SENSITIVE });

@@ -1,5 +1,5 @@
 /**
- * BAD_INPUTS 21, discovery half: the loaded content does not depend on the order in which
+ * docs/decisions.md H21, discovery half: the loaded content does not depend on the order in which
  * fast-glob reports folders. Node's `readdir` sorts names on every platform this runs on, so the
  * real file system cannot shuffle them; here fast-glob's answer is permuted instead (the real
  * fast-glob still does the discovery).

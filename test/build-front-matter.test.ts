@@ -1,6 +1,6 @@
 /**
- * build/front-matter.ts against the hostile SKILL.md inputs of BAD_INPUTS.md (cases 1–11) and
- * the real-world front matter the directory must accept (DECISIONS §2).
+ * build/front-matter.ts against the hostile SKILL.md inputs of docs/decisions.md (H1–H11) and
+ * the real-world front matter the directory must accept (docs/decisions.md §2).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +31,7 @@ function codeWritingMarker(language: string, marker: string): string {
 
 const VALID = '---\nname: PDF Toolkit\ndescription: Extract text.\n---\n# Body\n';
 
-describe('executable front matter (BAD_INPUTS 1)', () => {
+describe('executable front matter (docs/decisions.md H1)', () => {
   it('gray-matter on its own runs ---javascript even with engines.js disabled (why the guard exists)', () => {
     const marker = join(scratch, 'control-marker');
     matter(codeWritingMarker('javascript', marker), { engines: { js: false as never } });
@@ -45,7 +45,7 @@ describe('executable front matter (BAD_INPUTS 1)', () => {
   });
 });
 
-describe('other front-matter languages and engine-name lookups (BAD_INPUTS 2, 3)', () => {
+describe('other front-matter languages and engine-name lookups (docs/decisions.md H2, H3)', () => {
   it.each(['json', 'toml', 'coffee', 'yaml', 'yml', 'constructor', 'toString', 'valueOf', '__proto__', 'hasOwnProperty', ' ', '-'])(
     '---%s is rejected',
     (language) => {
@@ -56,7 +56,7 @@ describe('other front-matter languages and engine-name lookups (BAD_INPUTS 2, 3)
   );
 });
 
-describe('root must be a mapping (BAD_INPUTS 4)', () => {
+describe('root must be a mapping (docs/decisions.md H4)', () => {
   it.each([
     ['a scalar', 'just text'],
     ['a number', '42'],
@@ -75,7 +75,7 @@ describe('root must be a mapping (BAD_INPUTS 4)', () => {
   });
 });
 
-describe('__proto__ keys (BAD_INPUTS 5)', () => {
+describe('__proto__ keys (docs/decisions.md H5)', () => {
   it.each([
     ['a plain key', '__proto__:\n  polluted: yes'],
     ['a flow mapping', 'x: { __proto__: { polluted: yes } }'],
@@ -103,7 +103,7 @@ describe('__proto__ keys (BAD_INPUTS 5)', () => {
   });
 });
 
-describe('tags (BAD_INPUTS 6)', () => {
+describe('tags (docs/decisions.md H6)', () => {
   it.each([
     ['!!js/function', 'x: !!js/function "function () { return 1 }"'],
     ['!!js/regexp', 'x: !!js/regexp /a+/'],
@@ -135,7 +135,7 @@ describe('tags (BAD_INPUTS 6)', () => {
   });
 });
 
-describe('resource exhaustion (BAD_INPUTS 7, 8)', () => {
+describe('resource exhaustion (docs/decisions.md H7, H8)', () => {
   const aliasBomb = (() => {
     let yaml = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
     let previous = 'a';
@@ -178,7 +178,7 @@ describe('resource exhaustion (BAD_INPUTS 7, 8)', () => {
   });
 });
 
-describe('delimiters and duplicates (BAD_INPUTS 9, 10)', () => {
+describe('delimiters and duplicates (docs/decisions.md H9, H10)', () => {
   it.each([
     ['no closing line', '---\nname: a\ndescription: b\n# Body\n', 'front matter has no closing line of exactly ---'],
     ['only an opening line', '---', 'front matter has no closing line of exactly ---'],
@@ -209,7 +209,7 @@ describe('delimiters and duplicates (BAD_INPUTS 9, 10)', () => {
   });
 });
 
-describe('name and description (BAD_INPUTS 11)', () => {
+describe('name and description (docs/decisions.md H11)', () => {
   it.each([
     ['a date', 'name: 2024-01-01', 'name: expected a non-empty string, got a date'],
     ['a number', 'name: 42', 'name: expected a non-empty string, got a number'],
@@ -233,7 +233,7 @@ describe('name and description (BAD_INPUTS 11)', () => {
   });
 });
 
-describe('real-world front matter is accepted (DECISIONS §2)', () => {
+describe('real-world front matter is accepted (docs/decisions.md §2)', () => {
   it('keeps extra keys, converts dates anywhere to ISO strings, trims name and description', () => {
     const text = [
       '---',

@@ -1,6 +1,6 @@
 /**
  * build/load-content.ts on real folders: the record built from a valid skill, and every content
- * case of BAD_INPUTS.md that the loader decides (12–19), each reported with file and field.
+ * hostile input of docs/decisions.md that the loader decides (H12–H19), each reported with file and field.
  */
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
@@ -158,7 +158,7 @@ describe('a valid content folder', () => {
 });
 
 describe('SKILL.md problems reach the report with file and field', () => {
-  it('executable front matter (BAD_INPUTS 1) is reported and never run', async () => {
+  it('executable front matter (docs/decisions.md H1) is reported and never run', async () => {
     const marker = join(await scratch(), 'ran');
     const code = `---javascript\n{ name: (require('fs').writeFileSync(${JSON.stringify(marker)}, 'x'), 'n'), description: 'd' }\n---\n`;
     expect(await problemsOf(skill('skills/a/b', { 'skills/a/b/SKILL.md': code }))).toEqual([
@@ -167,7 +167,7 @@ describe('SKILL.md problems reach the report with file and field', () => {
     await expect(fs.access(marker)).rejects.toThrow();
   });
 
-  it('non-string name and description (BAD_INPUTS 11)', async () => {
+  it('non-string name and description (docs/decisions.md H11)', async () => {
     expect(await problemsOf(skill('skills/a/b', { 'skills/a/b/SKILL.md': '---\nname: 2024-01-01\ndescription: [a]\n---\n' })))
       .toMatchInlineSnapshot(`
         [
@@ -177,7 +177,7 @@ describe('SKILL.md problems reach the report with file and field', () => {
       `);
   });
 
-  it('a SKILL.md over 1 MiB is rejected before parsing (BAD_INPUTS 12)', async () => {
+  it('a SKILL.md over 1 MiB is rejected before parsing (docs/decisions.md H12)', async () => {
     // Past the limit the content would be an alias bomb; it is never parsed.
     const big = `---\nname: a\ndescription: b\n---\n${'x'.repeat(1024 * 1024)}`;
     expect(await problemsOf(skill('skills/a/b', { 'skills/a/b/SKILL.md': big }))).toEqual([
@@ -209,7 +209,7 @@ describe('SKILL.md problems reach the report with file and field', () => {
   });
 });
 
-describe('folder names (BAD_INPUTS 13, 15, 16)', () => {
+describe('folder names (docs/decisions.md H13, H15, H16)', () => {
   it('reports unusable owner and repo names and skips those folders', async () => {
     const result = await load({
       ...skill('skills/con/tool'),
@@ -249,7 +249,7 @@ describe('folder names (BAD_INPUTS 13, 15, 16)', () => {
   });
 });
 
-describe('id collisions (BAD_INPUTS 14, 19)', () => {
+describe('id collisions (docs/decisions.md H14, H19)', () => {
   it('folders differing only by case or Unicode form are all reported, none is built', async () => {
     const result = await load({
       ...skill('skills/Foo/Bar'),
@@ -274,7 +274,7 @@ describe('id collisions (BAD_INPUTS 14, 19)', () => {
   });
 });
 
-describe('symbolic links (BAD_INPUTS 17)', () => {
+describe('symbolic links (docs/decisions.md H17)', () => {
   it('are never followed: files, skill folders, owner folders, .claude-plugin', async () => {
     const outside = await scratch();
     await fs.writeFile(join(outside, 'secret.md'), skillMd({ name: 'SECRET-NAME', description: 'SECRET' }));
@@ -324,7 +324,7 @@ describe('symbolic links (BAD_INPUTS 17)', () => {
   });
 });
 
-describe('skill.json and stats.json (BAD_INPUTS 18)', () => {
+describe('skill.json and stats.json (docs/decisions.md H18)', () => {
   it('reports every wrong field of one skill at once', async () => {
     const bad = {
       stars: -1,

@@ -1,6 +1,6 @@
 /**
  * build/skill-names.ts: which folder names may become the owner and repo of a skill
- * (BAD_INPUTS 13, 15) and when two names are the same id (BAD_INPUTS 14).
+ * (docs/decisions.md H13, H15) and when two names are the same id (docs/decisions.md H14).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * build/output.ts: the staging folder and the atomic swap (DECISIONS §3, BAD_INPUTS 13, 20).
+ * build/output.ts: the staging folder and the atomic swap (docs/decisions.md §3, docs/decisions.md H13, H20).
  */
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -65,7 +65,7 @@ describe('writeAtomically', () => {
     expect(await leftovers(out)).toEqual([]);
   });
 
-  it('a failure after many files leaves the previous output byte-identical and no staging folder (BAD_INPUTS 20)', async () => {
+  it('a failure after many files leaves the previous output byte-identical and no staging folder (docs/decisions.md H20)', async () => {
     const out = await outDir();
     const before = await previousBuild(out);
     const failing = async (w: OutputWriter): Promise<void> => {

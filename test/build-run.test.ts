@@ -1,6 +1,6 @@
 /**
  * build/build.ts end to end on fixture folders: what a build writes, what a failed build leaves
- * (BAD_INPUTS 16, 17, 20), `--skip-invalid`, `SOURCE_DATE_EPOCH` and determinism.
+ * (docs/decisions.md H16, H17, H20), `--skip-invalid`, `SOURCE_DATE_EPOCH` and determinism.
  */
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -100,7 +100,7 @@ describe('runBuild', () => {
   });
 });
 
-describe('a failed build (BAD_INPUTS 20)', () => {
+describe('a failed build (docs/decisions.md H20)', () => {
   it('a bad last skill fails the build, listing every problem; the previous output stays byte-identical', async () => {
     const folder = await content();
     const out = await outDir();
@@ -151,7 +151,7 @@ describe('a failed build (BAD_INPUTS 20)', () => {
 });
 
 describe('hostile folders never reach the output', () => {
-  it('links to /etc/hostname or outside files are skipped; nothing from outside is written (BAD_INPUTS 17)', async () => {
+  it('links to /etc/hostname or outside files are skipped; nothing from outside is written (docs/decisions.md H17)', async () => {
     const outside = await tempDir('outside-');
     cleanups.push(() => fs.rm(outside, { recursive: true, force: true }));
     await fs.writeFile(join(outside, 'SKILL.md'), skillMd({ name: 'OUTSIDE-SECRET', description: 'OUTSIDE-SECRET' }));
@@ -171,7 +171,7 @@ describe('hostile folders never reach the output', () => {
     for (const bytes of tree.values()) expect(bytes.includes('OUTSIDE-SECRET')).toBe(false);
   });
 
-  it('unusable names are skipped and nothing is written outside the output (BAD_INPUTS 13)', async () => {
+  it('unusable names are skipped and nothing is written outside the output (docs/decisions.md H13)', async () => {
     const names = ['a%2f..', 'a\\..\\b', 'x.git', 'con', 'tab\there', 'a\u0001b'];
     const files: Record<string, FileSpec> = {};
     for (const name of names) {
@@ -186,7 +186,7 @@ describe('hostile folders never reach the output', () => {
     expect([...(await readTree(out)).keys()].filter((p) => p.includes('/evil/'))).toEqual([]);
   });
 
-  it('repos named like reserved files get their own files, colliding with nothing (BAD_INPUTS 16)', async () => {
+  it('repos named like reserved files get their own files, colliding with nothing (docs/decisions.md H16)', async () => {
     const repos = ['index', '_list', 'manifest.json', 'content', 'stats.json', 'pages', '_search', 'index.json'];
     const files: Record<string, FileSpec> = {};
     for (const repo of repos) {

@@ -1,7 +1,7 @@
 /**
  * The search engine over a real in-memory build: matching properties on generated corpora,
  * ranking rules, phrases, filters and parameters, highlights of hostile content, autocomplete,
- * what a query loads, hostile queries (BAD_INPUTS 22–27), and the sample content's demo queries.
+ * what a query loads, hostile queries (docs/decisions.md H22–H27), and the sample content's demo queries.
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -102,7 +102,7 @@ describe('matching properties (generated corpora and queries)', () => {
   });
 });
 
-describe('ranking (DECISIONS §5)', () => {
+describe('ranking (docs/decisions.md §5)', () => {
   it('an exact word outranks prefix and typo matches, whatever the stars', async () => {
     const skills = [
       makeSkill(0, { name: 'Dockerfile helper', stars: 9000 }),
@@ -310,7 +310,7 @@ describe('filters and parameters', () => {
   });
 });
 
-describe('hostile content and queries (BAD_INPUTS 22–27)', () => {
+describe('hostile content and queries (docs/decisions.md H22–H27)', () => {
   let built: Built;
   const hostile = [
     makeSkill(0, { name: '<img src=x onerror=alert(1)> Tool', description: '</script><script>alert(1)</script> docker' }),
@@ -359,7 +359,7 @@ describe('hostile content and queries (BAD_INPUTS 22–27)', () => {
     expect(['OK', 'QUERY_TOO_LONG', 'INVALID_SYNTAX']).toContain(auto);
   });
 
-  it('many terms and many prefixes in 200 characters answer fast (BAD_INPUTS 23)', async () => {
+  it('many terms and many prefixes in 200 characters answer fast (docs/decisions.md H23)', async () => {
     const words = Array.from({ length: 400 }, (_, i) => `w${i.toString(36)}${'abcdefgh'[i % 8]}`);
     const skills = Array.from({ length: 300 }, (_, i) => makeSkill(i, { name: words.slice(i % 390, (i % 390) + 10).join(' '), body: words.join(' ') }));
     const { engine } = await buildIndex(skills);
@@ -374,7 +374,7 @@ describe('hostile content and queries (BAD_INPUTS 22–27)', () => {
       await code(engine.search(new URLSearchParams({ q })));
       const started = performance.now();
       const result = await code(engine.search(new URLSearchParams({ q })));
-      // BAD_INPUTS asks < 50 ms (scripts/bench-search.ts measures it); here only a blow-up fails, not a loaded CI machine.
+      // docs/decisions.md H23 asks for a fast answer (scripts/bench-search.ts measures it); here only a blow-up fails, not a loaded CI machine.
       expect(performance.now() - started, `${result} ${q}`).toBeLessThan(1000);
     }
   });

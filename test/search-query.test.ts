@@ -1,5 +1,5 @@
 /**
- * The query parser (DECISIONS §5): every syntax form, every error code and its message, and that
+ * The query parser (docs/decisions.md §5): every syntax form, every error code and its message, and that
  * no string of up to 400 characters makes it throw anything but a coded ApiError.
  */
 import fc from 'fast-check';

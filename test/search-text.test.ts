@@ -1,7 +1,7 @@
 /**
  * Text processing shared by build and runtime (tokenizer, folding, stop words, typo rule), the
  * index encodings, and highlights: escaping of hostile text, exact offsets with any Unicode
- * (BAD_INPUTS 25–27).
+ * (docs/decisions.md H25–H27).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * The Node HTTP server on a real socket (port 0) over a real build output: static files and API
- * answers on the wire (ETag/304, gzip, HEAD, CORS), symbolic links and hostile paths (BAD_INPUTS
- * 28, 29), oversized requests (BAD_INPUTS 30), clients that vanish, rate limiting.
+ * answers on the wire (ETag/304, gzip, HEAD, CORS), symbolic links and hostile paths (docs/decisions.md
+ * H28, H29), oversized requests (docs/decisions.md H30), clients that vanish, rate limiting.
  */
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   await mkdir(join(out, 'files'));
   await writeFile(join(out, 'files', 'big.json'), BIG);
   await writeFile(join(out, 'files', 'empty.txt'), '');
-  // BAD_INPUTS 29: a symlinked directory and a symlinked file inside the served folder.
+  // docs/decisions.md H29: a symlinked directory and a symlinked file inside the served folder.
   await symlink(outside, join(out, 'linked-dir'), 'dir');
   await symlink(join(outside, 'secret.json'), join(out, 'linked.json'));
   await symlink(outside, join(out, 'api', 'v1', 'linked-dir'), 'dir');
@@ -224,7 +224,7 @@ describe('static files', () => {
 
 describe('never a file through a link or outside the folder', () => {
   it.each(['/linked-dir/secret.json', '/linked-dir/etc/passwd', '/linked.json', '/linked-dir/', '/linked-dir'])(
-    'a symbolic link inside the folder is not followed: %s → 404 (BAD_INPUTS 29)',
+    'a symbolic link inside the folder is not followed: %s → 404 (docs/decisions.md H29)',
     async (path) => {
       const answer = await raw(path);
       expect(answer.status).toBe(404);
@@ -249,7 +249,7 @@ describe('never a file through a link or outside the folder', () => {
     '/%E0%A4%A',
     '/api/v1/linked-dir/secret.json',
     '/api/v1/skills/..%2f..%2f..%2f..%2foutside/secret.json',
-  ])('hostile path %s → 404 or 400, never a file outside (BAD_INPUTS 28)', async (path) => {
+  ])('hostile path %s → 404 or 400, never a file outside (docs/decisions.md H28)', async (path) => {
     const answer = await raw(path);
     expect([400, 404]).toContain(answer.status);
     expect(answer.body.toString()).not.toContain(SECRET);
@@ -312,7 +312,7 @@ describe('the API through the server', () => {
   });
 });
 
-describe('oversized and broken requests (BAD_INPUTS 30)', () => {
+describe('oversized and broken requests (docs/decisions.md H30)', () => {
   it('a URL over 8 KiB is 414, and the server keeps serving', async () => {
     for (const length of [8 * 1024 + 1, 12 * 1024]) {
       const answer = await raw(`/api/v1/skills?q=${'a'.repeat(length)}`);

@@ -1,7 +1,7 @@
 /**
  * Resolving a path inside a served folder without ever leaving it: the one guard shared by the
  * fs loader and the static file server. Nothing under the folder is reached through a symbolic
- * link (BAD_INPUTS 17, 29), and no segment can climb out of it (BAD_INPUTS 28).
+ * link (docs/decisions.md H17, H29), and no segment can climb out of it (docs/decisions.md H28).
  */
 import type { Stats } from 'node:fs';
 import { lstat, realpath } from 'node:fs/promises';

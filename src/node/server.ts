@@ -21,7 +21,7 @@ import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './ra
 import { errorReply, replyFromResponse, send, SharedGzip, type Reply } from './reply.ts';
 import { staticReply } from './static-files.ts';
 
-/** Longest request target answered; longer is 414 (BAD_INPUTS 30): the same on every host. */
+/** Longest request target answered; longer is 414 (docs/decisions.md H30): the same on every host. */
 export { MAX_URL_BYTES };
 /** Request line plus headers; more is 431 (or 414 when the request line alone is too long). */
 export const MAX_HEADER_BYTES = 16 * 1024;

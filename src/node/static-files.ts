@@ -1,7 +1,7 @@
 /**
  * Static files of the output folder, served through serve-handler (MIME types, Range, ETag) behind
  * our own path guard: serve-handler with `symlinks: false` still serves files through a symlinked
- * *directory* (BAD_INPUTS 29), so it is only ever handed a path already proven to be a regular
+ * *directory* (docs/decisions.md H29), so it is only ever handed a path already proven to be a regular
  * file reached without any link.
  */
 import { createReadStream } from 'node:fs';

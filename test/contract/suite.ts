@@ -244,7 +244,7 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
       });
     });
 
-    describe('INVALID_PARAMS names the parameter (BAD_INPUTS 24)', () => {
+    describe('INVALID_PARAMS names the parameter (docs/decisions.md H24)', () => {
       it.each(['page', 'limit'].flatMap((param) => BAD_NUMBERS.map((value) => [param, value] as const)))('%s=%j', async (param, value) => {
         for (const path of ['/api/v1/skills', `/api/v1/categories/${content.categories[0]!.slug}/skills`]) {
           const error = await fails(`${path}?${param}=${encodeURIComponent(value)}`, 400, 'INVALID_PARAMS');
@@ -388,7 +388,7 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
           expect(Object.keys(detail.installCommands).sort()).toEqual([...skill.platforms].sort());
           const raw = (await ok(`${base}/content`, SkillContentResponse)).data;
           expect(raw.content).toBe(skill.raw);
-          // sha and size are of the SKILL.md bytes (DECISIONS §4), and content is exactly those
+          // sha and size are of the SKILL.md bytes (docs/decisions.md §4), and content is exactly those
           // bytes as text (a UTF-8 BOM included), so a client can check one against the other.
           const bytes = Buffer.from(raw.content, 'utf8');
           expect(raw.size).toBe(bytes.length);
@@ -420,7 +420,7 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
         }
       });
 
-      it.each(TRAVERSALS)('hostile path %s is 404/400, never a file (BAD_INPUTS 28)', async (path) => {
+      it.each(TRAVERSALS)('hostile path %s is 404/400, never a file (docs/decisions.md H28)', async (path) => {
         const answer = await get(path);
         expect([400, 404]).toContain(answer.status);
         if (answer.body !== undefined) ErrorResponse.strict().parse(answer.body);

@@ -187,7 +187,7 @@ export function phraseFields(skill: SkillRecord, phrase: readonly string[], fiel
 }
 
 /**
- * The rules of the reference, written from the documented decisions (README "Search", DECISIONS
+ * The rules of the reference, written from the documented decisions (README "Search", docs/decisions.md
  * §5), not imported from the code under test, so a bug in its ranking or typo rule shows:
  * - a plain term of 3+ characters also matches the terms it begins; one of 5+ characters also the
  *   terms one edit (insert, delete, replace) away that share its first 3 characters;
