@@ -6,6 +6,7 @@
 
 import { keepLoad, type InFlight } from './in-flight.ts';
 import { Lru } from './lru.ts';
+import { SEARCH_DIR } from './search/format.ts';
 
 /** Reads one JSON file of the static tree; `undefined` when it does not exist. */
 export type Loader = (path: string) => Promise<unknown>;
@@ -58,18 +59,29 @@ export interface CacheOptions {
   maxEntries: number;
   /** Share a load under way with concurrent callers (default), or keep only settled answers (workerd): src/in-flight.ts. */
   inFlight?: InFlight;
+  /**
+   * Paths passed through without being kept. Default: the search index files, which the search
+   * engine keeps itself (src/search/index-reader.ts), so one copy of each is held, not two.
+   */
+  passThrough?: (path: string) => boolean;
+}
+
+/** Whether `path` is a file of the search index (kept by the search engine's own cache). */
+export function isSearchIndexFile(path: string): boolean {
+  return path.startsWith(`${SEARCH_DIR}/`);
 }
 
 /**
  * Loader that remembers the last `maxEntries` answers (LRU, `undefined` answers included) and
  * (unless `inFlight` is `settled`) shares one in-flight load between concurrent callers of the
  * same path, so the manifest and hot pages are read once. A failed load is not remembered: the
- * next call retries.
+ * next call retries. Search index files pass through (`passThrough`): the search engine keeps them.
  */
-export function cachedLoader(loader: Loader, { maxEntries, inFlight = 'shared' }: CacheOptions): Loader {
+export function cachedLoader(loader: Loader, { maxEntries, inFlight = 'shared', passThrough = isSearchIndexFile }: CacheOptions): Loader {
   if (!(Number.isInteger(maxEntries) && maxEntries >= 1)) throw new RangeError('cachedLoader: maxEntries must be an integer ≥ 1');
   const entries = new Lru<Promise<unknown>>(maxEntries);
   return (path) => {
+    if (passThrough(path)) return loader(path);
     const hit = entries.get(path);
     if (hit !== undefined) return hit;
     return keepLoad(

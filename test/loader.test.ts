@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertSafePath, cachedLoader, fetchLoader, mapLoader, type Loader } from '../src/loader.ts';
+import { SEARCH_DIR } from '../src/search/format.ts';
 
 describe('fetchLoader', () => {
   let server: Server;
@@ -119,5 +120,22 @@ describe('cachedLoader', () => {
 
   it.each([0, -1, 1.5, Number.NaN])('rejects maxEntries %s', (maxEntries) => {
     expect(() => cachedLoader(async () => undefined, { maxEntries })).toThrow(RangeError);
+  });
+});
+
+describe('cachedLoader and the search index', () => {
+  it('passes search index files through (the search engine keeps them), keeps the rest', async () => {
+    const reads: string[] = [];
+    const load = cachedLoader(async (path) => (reads.push(path), { path }), { maxEntries: 10 });
+    for (let i = 0; i < 2; i++) {
+      await load('api/v1/manifest.json');
+      await load(`${SEARCH_DIR}/t.abc.json`);
+    }
+    expect(reads).toEqual(['api/v1/manifest.json', `${SEARCH_DIR}/t.abc.json`, `${SEARCH_DIR}/t.abc.json`]);
+    const keepAll = cachedLoader(async (path) => (reads.push(path), { path }), { maxEntries: 10, passThrough: () => false });
+    reads.length = 0;
+    await keepAll(`${SEARCH_DIR}/t.abc.json`);
+    await keepAll(`${SEARCH_DIR}/t.abc.json`);
+    expect(reads).toEqual([`${SEARCH_DIR}/t.abc.json`]);
   });
 });
