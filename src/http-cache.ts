@@ -126,14 +126,32 @@ function asGet(request: Request): Request {
 function answer(request: Request, headers: Headers, body: Uint8Array<ArrayBuffer>, shared: boolean): Response {
   if (etagMatches(request.headers.get('if-none-match'), headers.get('etag')!)) return notModified(headers);
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
-  if (!shared) return new Response(body, { status: 200, headers });
-  const stream = new ReadableStream<Uint8Array<ArrayBuffer>>({
+  const response = shared ? new Response(oneChunk(body), { status: 200, headers }) : new Response(body, { status: 200, headers });
+  bodies.set(response, body);
+  return response;
+}
+
+function oneChunk(body: Uint8Array<ArrayBuffer>): ReadableStream<Uint8Array<ArrayBuffer>> {
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
     start(controller) {
       controller.enqueue(body);
       controller.close();
     },
   });
-  return new Response(stream, { status: 200, headers });
+}
+
+/** The bytes of the answers this module made from bytes it holds, so a host need not read them back. */
+const bodies = new WeakMap<Response, Uint8Array<ArrayBuffer>>();
+
+/**
+ * The whole body of `response` as bytes: the bytes `withCaching` made it from (its stream is
+ * then cancelled unread), else read from the stream (`readBytes`).
+ */
+export async function bodyBytes(response: Response): Promise<Uint8Array<ArrayBuffer>> {
+  const known = bodies.get(response);
+  if (known === undefined) return response.body === null ? new Uint8Array(0) : readBytes(response.body);
+  await response.body?.cancel();
+  return known;
 }
 
 /**

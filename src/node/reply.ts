@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { addVary, isContentEtag, readBytes } from '../http-cache.ts';
+import { addVary, bodyBytes, isContentEtag } from '../http-cache.ts';
 import { promisify } from 'node:util';
 import { createGzip, gzip } from 'node:zlib';
 import { ApiError } from '../errors.ts';
@@ -85,7 +85,7 @@ export async function replyFromResponse(response: Response): Promise<Reply> {
   });
   if (response.body === null) return { status: response.status, headers, body: null };
   if (headers['content-length'] !== undefined || response.status !== 200) {
-    return { status: response.status, headers, body: bufferOf(await readBytes(response.body)) };
+    return { status: response.status, headers, body: bufferOf(await bodyBytes(response)) };
   }
   // The DOM and Node typings of ReadableStream differ in name only.
   return { status: response.status, headers, body: Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>) };
