@@ -20,9 +20,8 @@ export function startWorker(base: string, name: string, options: WorkerOptions =
   const url = new URL(`./${name}${extension}`, base);
   if (extension !== '.ts') return new Worker(url, options);
   // tsx's ESM API (its `import` entry sits beside the `require` one), resolved from here so any
-  // working directory finds it, registered inside the thread: a `--import` flag is not honoured
-  // by the threads of every host (vitest's, for one).
+  // working directory finds it, registered inside the thread by a plain JavaScript entry: a
+  // `--import` flag is not honoured by the threads of every host (vitest's, for one).
   const api = pathToFileURL(createRequire(base).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const source = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(source, { ...options, eval: true });
+  return new Worker(new URL('./ts-thread.mjs', import.meta.url), { ...options, argv: [...(options.argv ?? []), api, url.href] });
 }

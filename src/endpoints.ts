@@ -54,7 +54,7 @@ export const AUTOCOMPLETE_MAX = 20;
 /** The answer of an endpoint: a JSON body, or bytes of another media type; extra headers either way. */
 export type Reply =
   | { json: unknown; headers?: Record<string, string> }
-  | { body: BodyInit; type: string; headers?: Record<string, string> };
+  | { body: Uint8Array<ArrayBuffer> | string | ReadableStream<Uint8Array<ArrayBuffer>>; type: string; headers?: Record<string, string> };
 
 /** The names of a path pattern's parameters, in order (`/a/:x/b/*y` → `['x', 'y']`). */
 export type PathNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`

@@ -179,7 +179,7 @@ export async function readBytes(body: ReadableStream<Uint8Array>): Promise<Uint8
 }
 
 /** A strong ETag of `body`: the quoted SHA-256, base64url (the form the Node server uses too). */
-export async function strongEtag(body: BufferSource): Promise<string> {
+export async function strongEtag(body: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', body));
   let binary = '';
   for (const byte of digest) binary += String.fromCharCode(byte);

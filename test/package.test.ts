@@ -143,6 +143,27 @@ export async function go(): Promise<void> {
     expect((await run(process.execPath, [TSC, '-p', 'tsconfig.wrong.json'], project)).stdout).toMatch(/error TS2322/);
   }, 60_000);
 
+  it('the Node-free entry points type-check for a Node-only consumer (no DOM library, skipLibCheck off)', async () => {
+    await writeFile(
+      join(project, 'node-only.ts'),
+      `import { createClient } from 'skills-directory-api/client';
+import { createHandler, mapLoader, withHostPolicy, ENDPOINTS } from 'skills-directory-api';
+import { readBundle } from 'skills-directory-api/bundle';
+export const client = createClient({ baseUrl: 'https://example.com' });
+export const handler = withHostPolicy(createHandler(mapLoader(new Map())), { caching: {} });
+export const path: string = ENDPOINTS.getSkill.path;
+export const read = readBundle;
+`,
+    );
+    const options = {
+      strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022'], noEmit: true, skipLibCheck: false,
+      types: ['node'], typeRoots: [join(ROOT, 'node_modules', '@types')],
+    };
+    await writeFile(join(project, 'tsconfig.node-only.json'), JSON.stringify({ compilerOptions: options, files: ['node-only.ts'] }));
+    const checked = await run(process.execPath, [TSC, '-p', 'tsconfig.node-only.json'], project);
+    expect(checked.stdout + checked.stderr).toBe('');
+  }, 120_000);
+
   it('npx skills-api: --help lists every command; search answers; mcp says how to add its optional SDK', async () => {
     const help = await run('npx', ['--no-install', 'skills-api', '--help'], project);
     expect(help.code).toBe(0);
