@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,8 @@ const MARKETPLACE = JSON.stringify({
     { name: 'remote-plugin', source: { source: 'github', repo: 'x/y' } },
   ],
 });
-const APACHE = '                                 Apache License\n                           Version 2.0, January 2004\n';
+// The real text (the importer identifies license files by their text, build/import/license.ts).
+const APACHE = (createRequire(import.meta.url)('spdx-license-list/licenses/Apache-2.0.json') as { licenseText: string }).licenseText;
 
 beforeAll(async () => {
   base = await tempFolder('import-');
@@ -193,9 +195,9 @@ describe('import of every layout', () => {
       author: { name: 'acme', avatar: 'https://avatars.githubusercontent.com/u/120?v=4' },
       license: 'Apache-2.0',
     });
-    // The folder's license file first; then front matter (left to the build); then the repository's.
+    // The folder's license file first; then front matter (a name that is no license points at SKILL.md); then the repository's.
     const docx = await json(join(out, 'skills/acme/docx/skill.json'));
-    expect(docx.license).toBeUndefined();
+    expect(docx.license).toBe('SEE LICENSE IN SKILL.md');
     expect(docx.createdAt).toBe('2025-02-01T10:00:00.000Z');
     expect((await json(join(out, 'skills/Shob/postgresql/skill.json'))).license).toBe('MIT');
     expect(await fs.readFile(join(out, 'skills/acme/pdf/SKILL.md'), 'utf8')).toContain('merge them');
