@@ -172,7 +172,7 @@ describe('import of every layout', () => {
     const skipped = Object.fromEntries(report.skills.filter((s) => s.status === 'skipped').map((s) => [`${s.repository} ${s.path}`, s.reason]));
     expect(skipped).toEqual({
       'https://github.com/acme/skills skills/linked/SKILL.md': 'declared skill folder is a symbolic link, not followed',
-      'https://github.com/acme/skills template/SKILL.md': 'a template folder, not a skill',
+      'https://github.com/acme/skills template/SKILL.md': 'a template whose text is a placeholder, not a skill',
       'https://github.com/Shob/agents node_modules/dep/skills/x/SKILL.md': 'inside node_modules/ (not searched)',
       'https://github.com/openai-like/skills skills/.experimental/broken/SKILL.md': 'SKILL.md → name: expected a non-empty string, got a list',
       'https://github.com/openai-like/skills skills/.experimental/escape/SKILL.md': 'SKILL.md is a symbolic link, not followed',
@@ -491,15 +491,14 @@ describe('URL sources, sources file and the command line', () => {
 });
 
 describe('pieces', () => {
-  it('discovery never follows a link and keeps nested SKILL.md inside their skill', () => {
+  it('discovery never follows a link and finds nested SKILL.md with their parent', () => {
     const entry = (path: string, mode = '100644') => ({ path, mode, oid: '0'.repeat(40) });
     const found = discover({
       entries: [entry('skills/a/SKILL.md'), entry('skills/a/examples/b/SKILL.md'), entry('skills/c', '120000'), entry('x/y/z/w/v/u/t/SKILL.md')],
       manifests: new Map(),
     });
-    expect(found.skills.map((s) => s.path)).toEqual(['skills/a']);
+    expect(found.skills.map((s) => [s.path, s.parent])).toEqual([['skills/a', undefined], ['skills/a/examples/b', 'skills/a']]);
     expect(found.passed).toEqual([
-      { path: 'skills/a/examples/b/SKILL.md', reason: 'inside the skill folder skills/a' },
       { path: 'x/y/z/w/v/u/t/SKILL.md', reason: 'deeper than 6 folders (not searched)' },
     ]);
   });

@@ -29,6 +29,7 @@ import { metaReader, type MetaSource, type RepoMeta } from './github.ts';
 import { oneLine } from '../../src/node/terminal-text.ts';
 import { IMPORT_PLATFORMS, installCommands } from './install.ts';
 import { licenseFilesOf, licenseFor } from './license.ts';
+import { nestedSkillProblem } from './nested.ts';
 import type { SourceSpec } from './sources.ts';
 
 /** The importer's record of what it owns: skill key (`<repository>#<path>`) → id. */
@@ -69,6 +70,8 @@ export interface ReportedSkill {
   categories?: string[];
   /** How the categories were chosen. */
   categoriesBy?: string;
+  /** The skill folder this skill sits in, when nested (docs/import.md). */
+  parent?: string;
   /** The license written, and where it came from (build/import/license.ts). */
   license?: string;
   licenseBy?: string;
@@ -275,6 +278,8 @@ async function readSource(
   if (platforms.length === 0) throw new Error(`platforms.json of ${options.out} has neither ${IMPORT_PLATFORMS.join(' nor ')}: add them to import`);
 
   const pending: Pending[] = [];
+  /** Front matter names by skill folder: a nested skill that repeats its parent's is a copy. */
+  const names = new Map<string, string>();
   for (const skill of skills) {
     const blob = blobs.get(skill.entry.oid);
     const skip = (reason: string): void => void skipped.push({ repository, path: skill.entry.path, status: 'skipped', reason });
@@ -302,6 +307,12 @@ async function readSource(
       skip('metadata.internal: true (pass --include-internal to import it)');
       continue;
     }
+    const notOwn = nestedSkillProblem(skill, front, skill.parent === undefined ? undefined : names.get(skill.parent));
+    if (notOwn !== undefined) {
+      skip(notOwn);
+      continue;
+    }
+    names.set(skill.path, front.name);
     const folderName = skill.path === '.' ? repoName : basename(skill.path);
     const segment = idSegment(folderName);
     if (segment === undefined) {
@@ -360,7 +371,7 @@ async function readSource(
       skillMd: blob.bytes,
       stars: meta?.stars,
       plugin: skill.plugin,
-      report: { repository, path: skill.entry.path, status: 'imported', categories: categories.categories, categoriesBy: categories.by, license, licenseBy },
+      report: { repository, path: skill.entry.path, status: 'imported', categories: categories.categories, categoriesBy: categories.by, ...(skill.parent === undefined ? {} : { parent: skill.parent }), license, licenseBy },
       json: (previous) => {
         // Without metadata the counts of the last import stay (a rate limit must not zero them).
         const count = (field: 'stars' | 'forks' | 'watchers' | 'openIssues'): number => {
