@@ -23,6 +23,7 @@ import { MAX_FILE_BYTES } from '../safe-read.ts';
 import { identityKey, segmentProblem } from '../skill-names.ts';
 import { compareCodeUnits } from '../sort-orders.ts';
 import { categoriesFor, frontMatterLabels } from './classify.ts';
+import { CATALOG_FILES, catalogHints, profileOfSkills } from './categories-repo.ts';
 import { discover, manifestPaths, type DeclaringPlugin, type FoundSkill } from './discover.ts';
 import { folderDates, listTree, openRepository, readBlobs, type Repository, type TreeEntry } from './git.ts';
 import { metaReader, type MetaSource, type RepoMeta } from './github.ts';
@@ -268,12 +269,16 @@ async function readSource(
 
   const licenseFiles = new Map(skills.map((skill) => [skill.path, licenseFilesOf(skill.path, (path) => byPath.get(path)?.mode.startsWith('100') === true)]));
   const licenseEntries = [...licenseFiles.values()].flatMap((f) => [f.own, f.above]).filter((p): p is string => p !== undefined).map((p) => byPath.get(p)!);
-  const blobs = await readBlobs(repo, [...skills.map((s) => s.entry.oid), ...licenseEntries.map((e) => e.oid)], MAX_FILE_BYTES);
+  const catalog = CATALOG_FILES.map((path) => byPath.get(path)).find((e) => e !== undefined && e.mode.startsWith('100'));
+  const blobs = await readBlobs(repo, [...skills.map((s) => s.entry.oid), ...licenseEntries.map((e) => e.oid), ...(catalog === undefined ? [] : [catalog.oid])], MAX_FILE_BYTES);
   const dates = await folderDates(repo, skills.map((s) => s.path));
   const metaAnswer = github === undefined ? { warning: `${remote}: not on GitHub, no repository metadata: counts are 0` } : await readMeta(...(github.split('/') as [string, string]));
   if (metaAnswer.warning !== undefined) warn(metaAnswer.warning);
   const meta = metaAnswer.meta;
   const knownCategories = facts.categories;
+  if (spec.category !== undefined && !knownCategories.has(spec.category)) throw new Error(`sources file → category: unknown category ${JSON.stringify(spec.category)}`);
+  const hints = catalogHints(catalog === undefined ? undefined : blobs.get(catalog.oid)?.bytes);
+  const profile = profileOfSkills(skills.map((s) => blobs.get(s.entry.oid)?.bytes), knownCategories, spec.category);
   const platforms = IMPORT_PLATFORMS.filter((id) => facts.platforms.has(id));
   if (platforms.length === 0) throw new Error(`platforms.json of ${options.out} has neither ${IMPORT_PLATFORMS.join(' nor ')}: add them to import`);
 
@@ -328,8 +333,11 @@ async function readSource(
     const categories = categoriesFor({
       override,
       labels: [...(skill.plugin?.labels ?? []), ...frontMatterLabels(front.data)],
+      hints: hints.get(skill.path),
       name: front.name,
       description: front.description,
+      body: front.body,
+      profile,
       known: knownCategories,
     });
     const folderDate = dates.get(skill.path) ?? { created: repo.committedAt, updated: repo.committedAt };
