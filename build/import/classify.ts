@@ -12,15 +12,16 @@
  *      description (×1) and the start of the body (×0.3): name and description weigh far more;
  *    - the repository's domain (its sources-file `category`, else what most of its skills are):
  *      words that mean something else there do not count (`notIn`), the domain is the fallback.
- *    A slug needs `MIN_SCORE`; others beside the best need `RELATIVE` of its score.
+ *    A slug needs `MIN_SCORE` (a weight-3 word in the description); others beside the best need
+ *    `RELATIVE` of its score.
  * 3. Nothing reaches it: the repository's domain, else `productivity`.
  */
 import { LABELS, PARENTS, RULES, WEAK_LABELS } from './categories-rules.ts';
 
 export { LABELS, RULES } from './categories-rules.ts';
 
-/** The least score that makes a category. */
-export const MIN_SCORE = 3;
+/** The least score that makes a category (scores are in tenths: a weight-3 word in the description is 30). */
+export const MIN_SCORE = 30;
 /** A category beside the best one needs this share of the best score. */
 export const RELATIVE = 0.45;
 /** Most top-level categories per skill (each may bring one subcategory). */
@@ -28,12 +29,15 @@ export const MAX_CATEGORIES = 3;
 /** The category of a skill nothing points anywhere, in a repository without a domain. */
 export const FALLBACK = 'productivity';
 /** How much a word counts in each part of a skill. */
-const FIELD_WEIGHTS = { name: 2.5, description: 1, body: 0.3 } as const;
+// Whole numbers (×10), so that sums are exact and ties and thresholds never depend on the order of additions.
+const FIELD_WEIGHTS = { name: 25, description: 10, body: 3 } as const;
 /** Characters of the body read: its start says what the skill is about. */
 const BODY_CHARS = 1500;
 /** Score a label gives its slug: a specific one decides alone, a vague one needs company. */
-const LABEL_SCORE = 3;
-const WEAK_LABEL_SCORE = 2;
+const LABEL_SCORE = 30;
+const WEAK_LABEL_SCORE = 20;
+/** What the repository's domain adds to a skill that shows any sign of it. */
+const DOMAIN_SCORE = 10;
 
 /** A word in its plain form: lower case, a plural `s` dropped. */
 function singular(word: string): string {
@@ -66,6 +70,9 @@ const COMPILED = RULES.map((rule) => ({
   keys: [...new Set(rule.words.map(termKey).filter((k) => k !== '' && SUB_KEYS.get(rule.slug)?.has(k) !== true))],
 }));
 const LONGEST = Math.max(...COMPILED.flatMap((rule) => rule.keys.map((k) => k.split(' ').length)));
+/** Rule lines by term: a skill's words are looked up, not every term tried. */
+const BY_KEY = new Map<string, (typeof COMPILED)[number][]>();
+for (const rule of COMPILED) for (const key of rule.keys) BY_KEY.set(key, [...(BY_KEY.get(key) ?? []), rule]);
 
 /** Every run of 1–`LONGEST` consecutive words of `list`, joined by spaces. */
 function grams(list: readonly string[]): Set<string> {
@@ -111,12 +118,15 @@ export function scores(input: ClassifyInput, known?: ReadonlySet<string>): { sco
   const fields = [
     { grams: grams(keep(words(input.name.replace(/[-_]+/g, ' ')))), weight: FIELD_WEIGHTS.name },
     { grams: grams(keep(words(input.description))), weight: FIELD_WEIGHTS.description },
-    { grams: grams(keep(words(stripCode(input.body ?? '').slice(0, BODY_CHARS)))), weight: FIELD_WEIGHTS.body },
+    // Cut before stripping too: a body may be a megabyte.
+    { grams: grams(keep(words(stripCode((input.body ?? '').slice(0, BODY_CHARS * 4)).slice(0, BODY_CHARS)))), weight: FIELD_WEIGHTS.body },
   ];
-  for (const rule of COMPILED) {
-    if (input.domain !== undefined && rule.notIn?.includes(input.domain) === true) continue;
-    for (const key of rule.keys) {
-      for (const field of fields) if (field.grams.has(key)) add(rule.slug, rule.weight * field.weight, rule.weight > 1);
+  for (const field of fields) {
+    for (const gram of field.grams) {
+      for (const rule of BY_KEY.get(gram) ?? []) {
+        if (input.domain !== undefined && rule.notIn?.includes(input.domain) === true) continue;
+        add(rule.slug, rule.weight * field.weight, rule.weight > 1);
+      }
     }
   }
   const label = (raw: string, weak: boolean): void => {
@@ -130,7 +140,7 @@ export function scores(input: ClassifyInput, known?: ReadonlySet<string>): { sco
   };
   for (const raw of input.labels ?? []) label(raw, false);
   for (const raw of input.hints ?? []) label(raw, true);
-  if (input.domain !== undefined && (score.get(input.domain) ?? 0) > 0) add(input.domain, 1, false);
+  if (input.domain !== undefined && (score.get(input.domain) ?? 0) > 0) add(input.domain, DOMAIN_SCORE, false);
   for (const slug of score.keys()) if (!strong.has(slug)) score.delete(slug);
   return { score, labelled };
 }
