@@ -10,8 +10,9 @@
  *      helps the skill's own words; hints (a repository catalog's computed category) help too;
  *    - the words of the table in categories-rules.ts, whole words only, in the name (×2.5), the
  *      description (×1) and the start of the body (×0.3): name and description weigh far more;
- *    - the repository's domain (its sources-file `category`, else what most of its skills are):
- *      words that mean something else there do not count (`notIn`), the domain is the fallback.
+ *    - the repository's domain (its sources-file `category`, else the category of at least 40 %
+ *      of its skills): words that mean something else there do not count (`notIn`), the domain
+ *      is the fallback; words in 40 % of a large repository's skills (its boilerplate) are dropped.
  *    A slug needs `MIN_SCORE` (a weight-3 word in the description); others beside the best need
  *    `RELATIVE` of its score.
  * 3. Nothing reaches it: the repository's domain, else `productivity`.
