@@ -174,17 +174,6 @@ export function classifyText(name: string, description: string): string[] {
   return classify({ name, description }).categories.filter((slug) => PARENTS[slug] === undefined);
 }
 
-/** Slugs that labels map to (in label order, unique), given the slugs that exist. */
-export function slugsOfLabels(labels: readonly string[], known: ReadonlySet<string>): string[] {
-  const out: string[] = [];
-  for (const label of labels) {
-    const key = label.trim().toLowerCase().replace(/[\s_]+/g, '-');
-    const slug = known.has(key) ? key : LABELS[key];
-    if (slug !== undefined && known.has(slug) && !out.includes(slug)) out.push(slug);
-  }
-  return out;
-}
-
 /** Labels a front matter gives: `metadata.category`, `metadata.tags`, `category`, `tags`. */
 export function frontMatterLabels(data: Record<string, unknown>): string[] {
   const metadata = typeof data.metadata === 'object' && data.metadata !== null && !Array.isArray(data.metadata) ? (data.metadata as Record<string, unknown>) : {};
