@@ -71,6 +71,8 @@ describe('import: the license chain', () => {
       'skills/vague/SKILL.md': skillMd('vague', 'Front matter says nothing useful.', 'license: Unknown\n'),
       'plugins/p/LICENSE': spdxText('ISC'),
       'plugins/p/skills/deep/SKILL.md': skillMd('deep', 'The plugin folder license is nearer than the root one.'),
+      'plugins/q/LICENSE.md': 'Ask us first.\n',
+      'plugins/q/skills/asked/SKILL.md': skillMd('asked', 'A license above the folder that is no known license.'),
     });
     const bare = await gitFixture(base, 'bare', 'https://github.com/lic/bare');
     await bare.commit('2025-01-01T00:00:00Z', { 'skills/none/SKILL.md': skillMd('none', 'No license anywhere.') });
@@ -91,6 +93,7 @@ describe('import: the license chain', () => {
       'lic/custom': ['SEE LICENSE IN LICENSE.md', 'folder'],
       'lic/vague': ['MIT', 'repository'],
       'lic/deep': ['ISC', 'repository'],
+      'lic/asked': ['SEE LICENSE IN plugins/q/LICENSE.md', 'repository'],
       'lic/none': ['NOASSERTION', 'none'],
     });
     const json = JSON.parse(await fs.readFile(join(out, 'skills/lic/named/skill.json'), 'utf8')) as { license: string };

@@ -136,9 +136,12 @@ export interface LicenseFile {
 /** What decided a skill's license (reported as `licenseBy`). */
 export type LicenseSource = 'folder' | 'front-matter' | 'repository' | 'github' | 'none';
 
-/** A license file's SPDX id, else `SEE LICENSE IN <file name>`. */
-export function licenseOfFile(file: LicenseFile): string {
-  return identifyLicenseText(file.text) ?? `SEE LICENSE IN ${file.path.slice(file.path.lastIndexOf('/') + 1)}`;
+/**
+ * A license file's SPDX id, else `SEE LICENSE IN <file>`: the file name for the skill folder's own
+ * file, the path in the repository for a file above the skill folder.
+ */
+export function licenseOfFile(file: LicenseFile, own = true): string {
+  return identifyLicenseText(file.text) ?? `SEE LICENSE IN ${own ? file.path.slice(file.path.lastIndexOf('/') + 1) : file.path}`;
 }
 
 /** The license of a skill, by the chain of this module's comment. */
@@ -153,7 +156,7 @@ export function licenseFor(input: {
   if (input.folderFile !== undefined) return { license: licenseOfFile(input.folderFile), by: 'folder' };
   const fromFrontMatter = frontMatterLicense(input.frontMatter);
   if (fromFrontMatter !== undefined) return { license: fromFrontMatter, by: 'front-matter' };
-  if (input.aboveFile !== undefined) return { license: licenseOfFile(input.aboveFile), by: 'repository' };
+  if (input.aboveFile !== undefined) return { license: licenseOfFile(input.aboveFile, false), by: 'repository' };
   if (input.github !== undefined && input.github !== 'NOASSERTION' && input.github.trim() !== '') return { license: input.github, by: 'github' };
   return { license: 'NOASSERTION', by: 'none' };
 }
