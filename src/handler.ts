@@ -5,7 +5,7 @@
  */
 import type { Answer, AnyEndpoint, Reply } from './endpoints.ts';
 import { ApiError, isApiError } from './errors.ts';
-import { JSON_HEADERS, jsonError, METHODS } from './host-policy.ts';
+import { JSON_HEADERS, jsonError, methodNotAllowed } from './host-policy.ts';
 import { keepLoad, type InFlight } from './in-flight.ts';
 import type { Loader } from './loader.ts';
 import { checkManifest, type Manifest } from './manifest.ts';
@@ -72,7 +72,8 @@ export function createHandler(loader: Loader, options: HandlerOptions = {}): Han
 
   return async (request) => {
     const head = request.method === 'HEAD';
-    if (request.method !== 'GET' && !head) return jsonError(new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed; use GET or HEAD`), { allow: METHODS }, head);
+    // The host policy answers other methods before a handler sees them; a handler used alone refuses them the same way.
+    if (request.method !== 'GET' && !head) return methodNotAllowed(request.method);
     try {
       const url = new URL(request.url);
       const route = routeOf(request, basePath);
