@@ -16,6 +16,7 @@
  * built-ins, no zod (responses are named, their zod schemas live in src/schemas.ts).
  */
 import type { ErrorCode } from './errors.ts';
+import type { HandlerOptions } from './handler.ts';
 import type { Loader } from './loader.ts';
 import type { Manifest } from './manifest.ts';
 import { readQuery, type PathParam, type QuerySpec, type ValuesOf } from './param-spec.ts';
@@ -81,6 +82,8 @@ export interface AnswerContext<P extends string = string, Q extends QuerySpec = 
   manifest: Manifest;
   /** The search engine of this build (it keeps the index files it read). */
   search(): SearchEngine;
+  /** The handler's options: what its host gives answers beyond the JSON loader. */
+  options: HandlerOptions;
 }
 
 /** An answer function. */

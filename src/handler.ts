@@ -89,6 +89,7 @@ export function createHandler(loader: Loader, options: HandlerOptions = {}): Han
         load: loader,
         manifest,
         search: () => engineFor(manifest),
+        options,
       });
       return respond(reply, head);
     } catch (error) {

@@ -28,15 +28,27 @@ export const skillContent = (context: SkillContext) => skillResource(context, 'c
 /** `GET /api/v1/skills/:owner/:repo/stats`. */
 export const skillStats = (context: SkillContext) => skillResource(context, 'stats');
 
+/** A skill resource, with `Content-Location` naming its canonical URL when asked in another case. */
+async function skillResource(context: SkillContext, resource: Resource) {
+  const found = await findSkill(context, resource);
+  if (found.canonical === undefined) return { json: found.body };
+  const tail = resource === 'detail' ? '' : `/${resource}`;
+  const location = `${context.basePath}${API_PREFIX}/skills/${encodeURIComponent(found.canonical.owner)}/${encodeURIComponent(found.canonical.repo)}${tail}${context.url.search}`;
+  return { json: found.body, headers: { 'content-location': location } };
+}
+
 /**
  * A skill's file by its URL's owner and repo: the exact path first, then, when the build wrote
- * the id index, the id in any case (owners and repositories are case-insensitive on GitHub): the
- * answer is then the canonical skill, with `Content-Location` naming its canonical URL.
+ * the id index, the id in any case (owners and repositories are case-insensitive on GitHub):
+ * `canonical` then names the id as the content writes it. NOT_FOUND when there is no such skill.
  */
-async function skillResource({ load, manifest, path: { owner, repo }, url, basePath }: SkillContext, resource: Resource) {
+export async function findSkill(
+  { load, manifest, path: { owner, repo } }: SkillContext,
+  resource: Resource,
+): Promise<{ body: unknown; canonical?: { owner: string; repo: string } }> {
   const path = skillPath(owner, repo, resource);
   const body = await load(path);
-  if (body !== undefined) return { json: envelope(body, path) };
+  if (body !== undefined) return { body: envelope(body, path) };
   if (manifest.idShards !== undefined) {
     const key = idKey(owner, repo);
     const shard = await load(idShardPath(key, manifest.idShards));
@@ -44,9 +56,7 @@ async function skillResource({ load, manifest, path: { owner, repo }, url, baseP
     const [canonicalOwner, canonicalRepo] = typeof id === 'string' ? id.split('/') : [];
     if (canonicalOwner !== undefined && canonicalRepo !== undefined && id !== `${owner}/${repo}`) {
       const canonical = skillPath(canonicalOwner, canonicalRepo, resource);
-      const tail = resource === 'detail' ? '' : `/${resource}`;
-      const location = `${basePath}${API_PREFIX}/skills/${encodeURIComponent(canonicalOwner)}/${encodeURIComponent(canonicalRepo)}${tail}${url.search}`;
-      return { json: envelope(await load(canonical), canonical), headers: { 'content-location': location } };
+      return { body: envelope(await load(canonical), canonical), canonical: { owner: canonicalOwner, repo: canonicalRepo } };
     }
   }
   throw new ApiError('NOT_FOUND', `No skill ${owner}/${repo}`);
