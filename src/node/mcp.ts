@@ -62,6 +62,10 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
     getCategory: (b) => formatCategory(b.data, PLAIN),
     listCategorySkills: (b) => formatSkillList(b, PLAIN),
   };
+  /** The structured content of a tool whose answer is not the API's body as it is. */
+  const SHAPES: { [K in EndpointName]?: (body: ResponseOf<(typeof ENDPOINTS)[K]>) => object } = {
+    searchSkills: withoutHighlights,
+  };
 
   // One tool per endpoint the table gives one (src/endpoints.ts `mcp`): its parameters in, the
   // API's response schema out, answered by the client method of the same endpoint.
@@ -83,7 +87,7 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
       },
       (args: Record<string, unknown>) => {
         const params = Object.fromEntries(Object.entries(args).filter(([param]) => !pathNames.includes(param)));
-        return call(() => method(...pathNames.map((param) => args[param]), params), text, name === 'searchSkills' ? (withoutHighlights as (body: object) => object) : undefined);
+        return call(() => method(...pathNames.map((param) => args[param]), params), text, (SHAPES as Record<string, ((body: object) => object) | undefined>)[name]);
       },
     );
   }
