@@ -13,7 +13,7 @@ import { isSearchRequest, Turns, type SearchLimitOptions } from '../fair.ts';
 import { AnswerMemo } from '../answer-memo.ts';
 import { cacheControlFor } from '../http-cache.ts';
 import { createHandler, type Handler } from '../handler.ts';
-import { JSON_HEADERS, refusal, tooLong, withHostPolicy } from '../host-policy.ts';
+import { JSON_HEADERS, METHODS, refusal, tooLong, withHostPolicy } from '../host-policy.ts';
 import { cachedLoader } from '../loader.ts';
 import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
 import { fsLoader } from './fs-loader.ts';
@@ -172,7 +172,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
  * socket when there is none): answered 405 like every other method, then closed.
  */
 function answerConnect(_req: IncomingMessage, socket: Socket): void {
-  socket.end(rawAnswer(new ApiError('METHOD_NOT_ALLOWED', 'Method CONNECT is not allowed; use GET or HEAD'), { allow: 'GET, HEAD' }));
+  socket.end(rawAnswer(new ApiError('METHOD_NOT_ALLOWED', 'Method CONNECT is not allowed; use GET or HEAD'), { allow: METHODS }));
 }
 
 /** Most requests one connection may have waiting (pipelined) before it is closed. */
