@@ -40,8 +40,8 @@ export type ClientOptions =
   | { bundle: BundleSource | Bundle }
   | { loader: Loader };
 
-/** The success body of an endpoint: its response schema's type, or the `Response` of a route answering bytes. */
-export type ResponseOf<E> = E extends { response: infer R } ? (R extends keyof typeof S ? z.infer<(typeof S)[R]> : Response) : never;
+/** The success body of an endpoint: its response schema's type, or the bytes of a route answering another media type. */
+export type ResponseOf<E> = E extends { response: infer R } ? (R extends keyof typeof S ? z.infer<(typeof S)[R]> : Uint8Array) : never;
 
 /** A method's arguments: the path parameters in order, then the query (optional when nothing in it is required). */
 type ArgsOf<P extends string, Q extends QuerySpec> = [...Strings<PathNames<P>>, ...QueryArg<Q>];
@@ -90,16 +90,16 @@ export function createClient(options: ClientOptions): SkillsClient {
         if (value !== undefined) query.set(key, String(value));
       }
       const response = await send(`${path}${query.size === 0 ? '' : `?${query}`}`);
-      if (typeof endpoint.response !== 'string') return ok(response, path);
+      if (typeof endpoint.response !== 'string') return bytesOf(response, path);
       return readBody(response, path);
     };
   }
   return { ...methods, fetch: send } as SkillsClient;
 }
 
-/** A raw success answer; an error answer becomes an `ApiError` as `readBody` makes it. */
-async function ok(response: Response, path: string): Promise<Response> {
-  return response.ok ? response : readBody(response, path);
+/** The bytes of a success of a route answering another media type; an error answer becomes an `ApiError` as `readBody` makes it. */
+async function bytesOf(response: Response, path: string): Promise<Uint8Array> {
+  return response.ok ? new Uint8Array(await response.arrayBuffer()) : readBody(response, path);
 }
 
 /** `(path, init) => Response` for the source: HTTP to a server, or the handler in-process. */
