@@ -145,6 +145,12 @@ describe('npm run serve', () => {
 });
 
 describe('npm start', () => {
+  it('--help says what start compares: the content hash the manifest records', async () => {
+    const help = await run(NODE, [BIN, 'start', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain("when the output is missing or was built from other content (its manifest's contentHash differs)");
+  });
+
   it('builds the content first when the output has no manifest, then serves it; exits 0 on SIGTERM', async () => {
     const dir = join(base, 'start-fresh');
     await writeContent(join(dir, 'content'));

@@ -12,10 +12,9 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Handler } from '../handler.ts';
 import { folder, startupLine } from './cli.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
-import { createDirHandler, startServer, type RunningServer } from './server.ts';
+import { startServer, type RunningServer } from './server.ts';
 
 /** Path of the reload stream. */
 export const RELOAD_PATH = '/_dev/reload';
@@ -50,7 +49,6 @@ export interface DevOptions {
 /** Serve, watch, rebuild and reload until `until()` resolves. */
 export async function runDev(options: DevOptions): Promise<void> {
   const skills = await options.prepare();
-  let handler: Handler = createDirHandler(options.out);
   const streams = new Set<ServerResponse>();
   const routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>([
     [RELOAD_PATH, (req, res) => openStream(req, res, streams)],
@@ -62,8 +60,6 @@ export async function runDev(options: DevOptions): Promise<void> {
     port: options.port,
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-    // A new handler after each build: the old one keeps files of the previous build in memory.
-    handler: (request) => handler(request),
     routes,
   });
   options.print(startupLine(running.url, skills, folder(options.out)));
@@ -77,8 +73,9 @@ export async function runDev(options: DevOptions): Promise<void> {
     let ok = false;
     try {
       await options.rebuild();
-      handler = createDirHandler(options.out);
-      running.forgetAnswers();
+      // The new tree at once, its kept answers and files of the old one dropped (the server would
+      // notice within a second by itself).
+      await running.reload();
       for (const res of streams) res.write('data: reload\n\n');
       ok = true;
     } catch (error) {

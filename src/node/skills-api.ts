@@ -213,7 +213,9 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
   });
 
   withServer(
-    withContent(program.command('start').description('build the content folder when the output is missing or older than the content, then serve it')),
+    withContent(program.command('start').description(
+        "build the content folder when the output is missing or was built from other content (its manifest's contentHash differs), then serve it",
+      )),
   ).action(async (o: ServerFlags & BuildFlags) => {
     await start(o, io);
   });
