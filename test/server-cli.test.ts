@@ -231,7 +231,10 @@ describe('skills-api dev', () => {
       const url = (await waitFor(STARTUP))[1]!;
       await waitFor(/^Watching .* for changes/m);
       const page = await (await fetch(`${url}/`)).text();
-      expect(page).toContain('new EventSource("/_dev/reload")');
+      expect(page).toContain('<script src="/_dev/reload.js"></script>');
+      const script = await fetch(`${url}/_dev/reload.js`);
+      expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(await script.text()).toContain('new EventSource("/_dev/reload")');
       const stream = await fetch(`${url}/_dev/reload`);
       expect(stream.headers.get('content-type')).toBe('text/event-stream');
       const reader = stream.body!.getReader();
