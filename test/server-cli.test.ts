@@ -14,6 +14,7 @@ import { contractContent, writeContractTree } from './contract/contract-data.ts'
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'skills-api.js');
 const NODE = process.execPath;
+const VERSION = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const STARTUP = /^Skills Directory API on (http:\/\/[^:]+:(\d+)) \((\d+) skills? from (.+)\)$/m;
 
 let base: string;
@@ -111,6 +112,8 @@ describe('npm run serve', () => {
     expect(match![1]).toBe(`http://localhost:${match![2]}`);
     expect(Number(match![3])).toBe((await contractContent()).skills.length);
     expect(match![4]).toBe(`${out}/`);
+    // This tree is written without the build (no generator in its manifest).
+    expect(result.stdout).toContain(`\nskills-directory-api ${VERSION}, serving a build made by a version that did not record itself\n`);
     expect(result.answered).toBe(200);
     expect({ code: result.code, signal: result.signal }).toEqual({ code: 0, signal: null });
   }, 30_000);
@@ -156,9 +159,10 @@ describe('npm start', () => {
     await writeContent(join(dir, 'content'));
     const result = await run(NODE, [BIN, 'start', '--content', join(dir, 'content'), '--out', join(dir, 'public'), '--port', '0'], 'SIGTERM');
     const lines = result.stdout.replaceAll(dir, '<dir>').trim().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^Built 1 skills from <dir>\/content\/ into <dir>\/public\/: \d+ files, [\d.]+ KiB in [\d.]+ s$/);
     expect(lines[1]).toMatch(/^Skills Directory API on http:\/\/localhost:\d+ \(1 skill from <dir>\/public\/\)$/);
+    expect(lines[2]).toBe(`skills-directory-api ${VERSION}, serving a build made by skills-directory-api ${VERSION}`);
     expect(result.answered).toBe(200);
     expect({ code: result.code, signal: result.signal }).toEqual({ code: 0, signal: null });
   }, 30_000);
