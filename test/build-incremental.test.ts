@@ -12,6 +12,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../build/build.ts';
+import { readLoadCache, restoreRecord, writeLoadCache } from '../build/build-cache.ts';
+import { loadContent } from '../build/load-content.ts';
+import type { SkillRecord } from '../build/model.ts';
 import { runImport } from '../build/import/run.ts';
 import { gitFixture, skillMd, type GitFixture } from './helpers/git-fixture.ts';
 import { treeHashes } from './helpers/read-tree.ts';
@@ -176,6 +179,23 @@ describe('incremental build', () => {
     expect(report.fromCache).toBe(0);
     expect(treeHashes(out)).toEqual(expected);
   }, 120_000);
+});
+
+describe('the build cache carries every field of a record', () => {
+  it('fields it does not know of come back whole, in their place (a field added to SkillRecord later)', async () => {
+    const from = join(base, 'content-fields');
+    await cp(SAMPLE, from, { recursive: true });
+    const { cache } = await loadContent(from, { quality: false });
+    const dir = [...cache!.skills.keys()][0]!;
+    const record = cache!.skills.get(dir)!.record!;
+    // Stand-ins for fields other work adds to records: a list of files, license details.
+    const extended = { ...record, files: [{ path: 'scripts/run.sh', size: 12 }], licenseDetails: { spdx: 'MIT', file: null } } as SkillRecord;
+    const cacheFolder = join(base, 'cache-fields');
+    writeLoadCache(cacheFolder, { ...cache!, skills: new Map([[dir, { ...cache!.skills.get(dir)!, record: extended }]]) });
+    const stored = readLoadCache(cacheFolder, cache!.contentDir)!.skills.get(dir)!.record!;
+    const restored = restoreRecord(stored, extended.raw, extended.sha, extended.size);
+    expect(JSON.stringify(restored)).toBe(JSON.stringify(extended));
+  });
 });
 
 describe('incremental build of imported skills', () => {
