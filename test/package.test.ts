@@ -180,7 +180,7 @@ export async function go(): Promise<void> {
     await writeFile(join(project, 'wrong.ts'), `import { createClient } from 'skills-directory-api/client';\nexport const n: number = createClient({ baseUrl: 'x' });\n`);
     await writeFile(join(project, 'tsconfig.wrong.json'), JSON.stringify({ compilerOptions: { ...strict, types: [] }, files: ['wrong.ts'] }));
     expect((await run(process.execPath, [TSC, '-p', 'tsconfig.wrong.json'], project)).stdout).toMatch(/error TS2322/);
-  }, 60_000);
+  }, 180_000);
 
   it('npx skills-api: --help lists every command; search answers; mcp says how to add its optional SDK', async () => {
     const help = await run('npx', ['--no-install', 'skills-api', '--help'], project);
