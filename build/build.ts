@@ -12,6 +12,7 @@ import { resolve, sep } from 'node:path';
 import type { Manifest } from '../src/manifest.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { defaultCacheDir, readLoadCache, writeLoadCache } from './build-cache.ts';
+import { GENERATOR } from './package-info.ts';
 import { loadContent } from './load-content.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { Problem } from './model.ts';
@@ -125,6 +126,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
       search,
       ...(fingerprint === undefined ? {} : { contentHash: fingerprint }),
       ...(builtAt === undefined ? {} : { builtAt }),
+      generator: { name: GENERATOR.name, version: GENERATOR.version },
     };
     await writer.emit(MANIFEST_PATH, final);
     return final;

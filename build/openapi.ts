@@ -58,6 +58,7 @@ const COMPONENTS = {
     search: z.looseObject({ root: z.string() }).optional(),
     contentHash: z.string().optional(),
     builtAt: z.string().optional(),
+    generator: z.object({ name: z.string(), version: z.string() }).optional().describe('the package and version that built the tree'),
   }),
   QualityReport: z.object({
     format: z.literal('skills-api-quality'),

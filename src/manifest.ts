@@ -41,6 +41,8 @@ export interface Manifest {
   contentHash?: string;
   /** Build time, only when SOURCE_DATE_EPOCH was set (builds are otherwise timestamp-free). */
   builtAt?: string;
+  /** The package and version that built the tree; absent in outputs built before it was recorded. */
+  generator?: { name: string; version: string };
 }
 
 /** Check the manifest's shape and version; throws a SERVER_ERROR naming what is wrong. */

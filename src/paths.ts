@@ -42,6 +42,8 @@ export const MANIFEST_PATH = `${API_PREFIX}/manifest.json`;
 /** Page size of the pre-built list pages (the spec's default `limit`). */
 export const PAGE_SIZE = 20;
 export const MAX_LIMIT = 100;
+/** Largest `page` (nine digits): a higher one is INVALID_PARAMS. */
+export const MAX_PAGE = 999_999_999;
 export const SORTS = ['stars', 'updated', 'name'] as const;
 export const ORDERS = ['asc', 'desc'] as const;
 export type Sort = (typeof SORTS)[number];

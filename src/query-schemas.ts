@@ -6,7 +6,7 @@
  * the runtime path carries no zod). test/openapi.test.ts checks that they agree with the handler.
  */
 import { z } from 'zod';
-import { LOCALE_RE, MAX_LIMIT, ORDERS, OWNER_RE, REPO_RE, SLUG_RE, SORTS } from './paths.ts';
+import { LOCALE_RE, MAX_LIMIT, MAX_PAGE, ORDERS, OWNER_RE, REPO_RE, SLUG_RE, SORTS } from './paths.ts';
 
 /** Longest search query (spec "Limits"): the search runtime's own constant. */
 export { MAX_QUERY_LENGTH } from './search/options.ts';
@@ -16,7 +16,7 @@ export { AUTOCOMPLETE_MAX as MAX_SUGGESTIONS } from './search/index.ts';
 import { AUTOCOMPLETE_MAX as MAX_SUGGESTIONS } from './search/index.ts';
 
 // `ParamReader.positiveInt` accepts 1–9 decimal digits, `nonNegativeInt` up to 15.
-const Page = z.int().min(1).max(999_999_999).describe('1-based page number (default 1); a page past the end answers `data: []`');
+const Page = z.int().min(1).max(MAX_PAGE).describe('1-based page number (default 1); a page past the end answers `data: []`');
 const Slug = z.string().regex(SLUG_RE);
 
 /** `owner` and `repo` of `/skills/:owner/:repo[...]`. */

@@ -20,13 +20,14 @@
  * prints the API's JSON. Exit codes: 0 success, 1 failure (API error, unreachable server, bad
  * bundle, content problems), 2 wrong command line.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { BuildReport } from '../../build/build.ts';
 import type { Problem } from '../../build/model.ts';
+import { GENERATOR } from '../../build/package-info.ts';
 import { formatProblem } from '../../build/problems.ts';
 import { BundleError } from '../bundle.ts';
 import { createClient, type SkillsClient } from '../client.ts';
@@ -35,7 +36,7 @@ import { checkManifest, type Manifest } from '../manifest.ts';
 import { MANIFEST_PATH, ORDERS, SORTS } from '../paths.ts';
 import { normalizeBase } from '../../build/site.ts';
 import { readBundleFile } from './bundle-file.ts';
-import { builtManifest, folder, readManifest, readPort, readRateLimit, startupLine, UsageError } from './cli.ts';
+import { builtManifest, folder, readManifest, readPort, readRateLimit, startupLine, UsageError, versionLine } from './cli.ts';
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList, type OutputOptions } from './cli-output.ts';
 import { fsLoader } from './fs-loader.ts';
 import { progress } from './progress.ts';
@@ -68,12 +69,8 @@ interface SourceOptions {
   dir?: string;
 }
 
-/** The package's version: package.json is two folders up in a clone (src/node/), three in the package (dist/src/node/). */
-const VERSION = (['../../package.json', '../../../package.json']
-  .map((path) => new URL(path, import.meta.url))
-  .filter((url) => existsSync(url))
-  .map((url) => JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version: string })
-  .find((pkg) => pkg.name === 'skills-directory-api') ?? { version: '0.0.0' }).version;
+/** The package's version (package.json). */
+const VERSION = GENERATOR.version;
 
 /** Run the CLI with `args` (after the program name); resolves the exit code. */
 export async function main(args: readonly string[], io: CliIo = process): Promise<number> {
@@ -213,7 +210,9 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
   });
 
   withServer(
-    withContent(program.command('start').description('build the content folder when the output is missing or older than the content, then serve it')),
+    withContent(program.command('start').description(
+        "build the content folder when the output is missing or was built from other content (its manifest's contentHash differs), then serve it",
+      )),
   ).action(async (o: ServerFlags & BuildFlags) => {
     await start(o, io);
   });
@@ -542,7 +541,7 @@ async function serve(o: ServerFlags & { dir: string; bundle?: string }, io: CliI
     } else {
       const manifest = await builtManifest(o.dir);
       running = await listen({ ...options, dir: o.dir });
-      line = startupLine(running.url, manifest.skillCount, folder(o.dir));
+      line = `${startupLine(running.url, manifest.skillCount, folder(o.dir))}${versionLine(GENERATOR, manifest)}`;
     }
     io.stdout.write(line);
     await untilSignal();
@@ -560,7 +559,7 @@ async function start(o: ServerFlags & BuildFlags, io: CliIo): Promise<void> {
   const options = serverOptions(o, io);
   const manifest = await freshManifest(o, io);
   const running = await listen({ ...options, dir: o.out });
-  io.stdout.write(startupLine(running.url, manifest.skillCount, folder(o.out)));
+  io.stdout.write(`${startupLine(running.url, manifest.skillCount, folder(o.out))}${versionLine(GENERATOR, manifest)}`);
   await untilSignal();
   await running.close();
 }

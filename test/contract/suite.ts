@@ -237,6 +237,11 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
         await ok('/api/v1/skills?limit=100', SkillListResponse);
         await fails('/api/v1/skills?limit=101', 400, 'INVALID_PARAMS');
       });
+
+      it('page=1000000000 is refused with the true bound, 999999999', async () => {
+        const error = await fails('/api/v1/skills?page=1000000000', 400, 'INVALID_PARAMS');
+        expect(error.details).toEqual({ params: [{ param: 'page', message: 'page must be an integer from 1 to 999999999, got "1000000000"' }] });
+      });
     });
 
     describe('GET /api/v1/categories', () => {
