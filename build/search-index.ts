@@ -113,6 +113,7 @@ export async function buildSearchIndex(
     summaries,
     filters,
     stars,
+    copies: copiesTable(docs),
   };
   return { root: searchFilePath(await put('r', root)) };
 }
@@ -540,5 +541,22 @@ function starsTable(docs: readonly SkillRecord[]): string {
     }
     values[values.length - 1] = values[values.length - 1]! + 1;
   }
+  return encodeVarints(values);
+}
+
+/**
+ * The root's `copies`: each exact copy (`checks.duplicateOf`, build/quality/duplicates.ts) whose
+ * original is indexed too, as varint pairs (gap from the previous copy, original).
+ */
+function copiesTable(docs: readonly SkillRecord[]): string {
+  const numberOf = new Map(docs.map((s, i) => [s.id, i]));
+  const values: number[] = [];
+  let previous = -1;
+  docs.forEach((skill, i) => {
+    const original = skill.checks?.duplicateOf === undefined ? undefined : numberOf.get(skill.checks.duplicateOf);
+    if (original === undefined) return;
+    values.push(i - previous, original);
+    previous = i;
+  });
   return encodeVarints(values);
 }

@@ -47,6 +47,20 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'us', 'was', 'we', 'were', 'what', 'when', 'which', 'who', 'will', 'with', 'you', 'your',
 ]);
 
+/**
+ * Words that only phrase a request in a search query ("how do I …", "I need help using …",
+ * "merge several files into one"): dropped from a query's bare single words, kept in the index (a
+ * quoted word, a `field:` word and a phrase still match them), and kept when they are all a query
+ * has (`help` alone searches for help). docs/api.md lists them; this is the one list in the code.
+ */
+export const REQUEST_WORDS: ReadonlySet<string> = new Set([
+  'how', 'why', 'where', 'whether', 'would', 'could', 'should', 'shall', 'may', 'might', 'must', 'did', 'doing',
+  'want', 'wants', 'wanted', 'need', 'needs', 'needed', 'help', 'helps', 'please', 'use', 'using', 'used',
+  'something', 'anything', 'some', 'any', 'way', 'ways', 'like', 'get', 'getting', 'just', 'let', 'lets', 'know',
+  'try', 'trying', 'able', 'also', 'really', 'several', 'one', 'multiple', 'many', 'every', 'all', 'more', 'much',
+  'thing', 'things', 'stuff', 'make', 'making', 'good', 'best', 'easy', 'easily', 'quickly', 'well', 'am', 'im', 'up',
+]);
+
 /** A character of a word: a letter, digit or combining mark (so `é` written as `e` + U+0301 stays one word). */
 const WORD_CHARACTER = '[\\p{L}\\p{N}\\p{M}]';
 /** A word: a run of word characters. */
