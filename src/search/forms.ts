@@ -41,7 +41,7 @@ export function stemScanPrefix(term: string): string | null {
  * small: it ships in every runtime.
  */
 export const SYNONYMS: readonly (readonly string[])[] = [
-  ['kubernetes', 'k8s', 'kubectl'],
+  ['kubernetes', 'k8s'],
   ['container', 'docker', 'containerized'],
   ['xlsx', 'excel', 'spreadsheet', 'workbook'],
   ['docx', 'word document'],
