@@ -605,3 +605,63 @@ describe('sample content (content/)', () => {
     expect(data[0]!.count).toBeGreaterThan(1);
   });
 });
+
+describe('answering sentences (docs/api.md: other forms, request words, relaxation, copies)', () => {
+  it('a plain word matches other forms of the same word (Porter stem) and its synonyms, below the exact form', async () => {
+    const { engine } = await buildIndex([
+      makeSkill(0, { name: 'Deploy helper', description: 'Ship things.' }),
+      makeSkill(1, { name: 'Deploying guide', description: 'More.' }),
+      makeSkill(2, { name: 'User authentication', description: 'Sign in.' }),
+      makeSkill(3, { name: 'Kubernetes manifests', description: 'Cluster.' }),
+      makeSkill(4, { name: 'Spreadsheet tools', description: 'Excel workbooks.' }),
+    ]);
+    expect(ids(await search(engine, { q: 'deploying' }))).toEqual(['owner/skill-001', 'owner/skill-000']);
+    expect(ids(await search(engine, { q: 'authenticating' }))).toEqual(['owner/skill-002']);
+    expect(ids(await search(engine, { q: 'k8s' }))).toEqual(['owner/skill-003']);
+    expect(ids(await search(engine, { q: 'xlsx' }))).toEqual(['owner/skill-004']);
+    // Quoted: exactly the word, no other form.
+    expect(ids(await search(engine, { q: '"deploying"' }))).toEqual(['owner/skill-001']);
+  });
+
+  it('request words are dropped from plain words, kept when they are all the query has', async () => {
+    const { engine } = await buildIndex([makeSkill(0, { name: 'PDF merge' }), makeSkill(1, { name: 'Help desk' })]);
+    const answer = await search(engine, { q: 'how do I merge a pdf, please help' });
+    expect(answer.meta.query).toBe('merge pdf');
+    expect(ids(answer)).toEqual(['owner/skill-000']);
+    expect(answer.meta.relaxed).toBeUndefined();
+    expect(ids(await search(engine, { q: 'help' }))).toEqual(['owner/skill-001']);
+  });
+
+  it('relaxed when nothing holds every plain word: most words matched first, meta.relaxed; phrases and exclusions still hold', async () => {
+    const { engine } = await buildIndex([
+      makeSkill(0, { name: 'Scanpy', description: 'single cell rna analysis' }),
+      makeSkill(1, { name: 'RNA tools', description: 'rna' }),
+      makeSkill(2, { name: 'Other', description: 'nothing relevant' }),
+      makeSkill(3, { name: 'Cell counter', description: 'single cell rna microscopy' }),
+    ]);
+    const answer = await search(engine, { q: 'analyze single cell rna sequencing' });
+    expect(answer.meta.relaxed).toBe(true);
+    expect(answer.meta.query).toBe('analyze single cell rna sequencing');
+    expect(ids(answer).slice(0, 2)).toEqual(['owner/skill-000', 'owner/skill-003']);
+    expect(ids(answer)).not.toContain('owner/skill-002');
+    expect(ids(await search(engine, { q: 'analyze rna -microscopy' }))).not.toContain('owner/skill-003');
+    expect(ids(await search(engine, { q: 'rna sequencing "cell counter"' }))).toEqual(['owner/skill-003']);
+    const none = await search(engine, { q: 'zebra quokka' });
+    expect(none.data).toEqual([]);
+    expect(none.meta.relaxed).toBeUndefined();
+  });
+
+  it('an exact copy ranks directly below its original; a name match above a mere identifier in the content', async () => {
+    const original = makeSkill(0, { owner: 'zz', repo: 'pdf', name: 'pdf', description: 'PDF files.', updatedAt: '2024-01-01T00:00:00.000Z' });
+    const copy = { ...makeSkill(1, { owner: 'aa', repo: 'pdf', name: 'pdf', description: 'PDF files.', updatedAt: '2025-06-01T00:00:00.000Z' }), checks: { profiles: {}, flags: [], duplicateOf: 'zz/pdf' } };
+    const other = makeSkill(2, { owner: 'mm', repo: 'pdf-tools', name: 'pdf', description: 'PDF files.', updatedAt: '2025-01-01T00:00:00.000Z' });
+    const { engine } = await buildIndex([original, copy as SkillRecord, other]);
+    expect(ids(await search(engine, { q: 'pdf' }))).toEqual(['mm/pdf-tools', 'zz/pdf', 'aa/pdf']);
+
+    const kube = await buildIndex([
+      makeSkill(0, { name: 'Token tool', body: 'export KUBE_TOKEN=abc', updatedAt: '2025-06-01T00:00:00.000Z' }),
+      makeSkill(1, { name: 'Kubernetes deploy', description: 'Deploy to a cluster.' }),
+    ]);
+    expect(ids(await search(kube.engine, { q: 'kube*' }))).toEqual(['owner/skill-001', 'owner/skill-000']);
+  });
+});

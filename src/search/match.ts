@@ -418,7 +418,11 @@ export async function evaluate(
   originals?: Int32Array,
 ): Promise<Matches> {
   let selected = await select(reader, plans, filter, docCount, false);
-  if (selected.candidates.length === 0 && relaxable(plans)) selected = await select(reader, plans, filter, docCount, true);
+  if (selected.candidates.length === 0 && relaxable(plans)) {
+    const relaxed = await select(reader, plans, filter, docCount, true);
+    // Words matching nothing at all stay an empty, unrelaxed answer.
+    if (relaxed.candidates.length > 0) selected = relaxed;
+  }
   return rank(selected.candidates, selected.positive, docCount, selected.relaxed, originals);
 }
 
