@@ -655,7 +655,7 @@ describe('answering sentences (docs/api.md: other forms, request words, relaxati
     const original = makeSkill(0, { owner: 'zz', repo: 'pdf', name: 'pdf', description: 'PDF files.', updatedAt: '2024-01-01T00:00:00.000Z' });
     const copy = { ...makeSkill(1, { owner: 'aa', repo: 'pdf', name: 'pdf', description: 'PDF files.', updatedAt: '2025-06-01T00:00:00.000Z' }), checks: { profiles: {}, flags: [], duplicateOf: 'zz/pdf' } };
     const other = makeSkill(2, { owner: 'mm', repo: 'pdf-tools', name: 'pdf', description: 'PDF files.', updatedAt: '2025-01-01T00:00:00.000Z' });
-    const { engine } = await buildIndex([original, copy as SkillRecord, other]);
+    const { engine } = await buildIndex([original, copy as unknown as SkillRecord, other]);
     expect(ids(await search(engine, { q: 'pdf' }))).toEqual(['mm/pdf-tools', 'zz/pdf', 'aa/pdf']);
 
     const kube = await buildIndex([
