@@ -37,7 +37,7 @@ import {
   type TermChunk,
   type TermPack,
 } from '../src/search/format.ts';
-import { FIELD_BIT, processTerm, scanWords } from '../src/search/options.ts';
+import { FIELD_BIT, NAME_FOCUS, processTerm, scanWords } from '../src/search/options.ts';
 import type { CategoryDef, Emit, SkillRecord } from './model.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 import { qualitySummary } from './quality/index.ts';
@@ -446,8 +446,14 @@ async function writeTermRange(
       const d = doc[x]!;
       let mask = 0;
       let e = x;
-      while (e < end && doc[e] === d) mask |= bit[e++]!;
-      postings.push((d - prev) * 8 + mask);
+      let inName = 0;
+      while (e < end && doc[e] === d) {
+        if (bit[e] === FIELD_BIT.name) inName++;
+        mask |= bit[e++]!;
+      }
+      // At least half of the name's words are this term (`starts[2d]`: the name's word count).
+      if (inName > 0 && 2 * inName >= corpus.starts[d * 2]!) mask |= NAME_FOCUS;
+      postings.push((d - prev) * 16 + mask);
       prev = d;
       for (let y = x; y < e; ) {
         let z = y;

@@ -44,6 +44,8 @@ import { VERIFIED, type IndexReader, type TermInfo } from './index-reader.ts';
 import {
   IMPLICIT_PREFIX_MIN,
   MAX_EXPANSIONS,
+  NAME_FOCUS,
+  NAME_FOCUS_WEIGHT,
   TYPO_MIN,
   TYPO_SHARED_PREFIX,
   bestFieldWeight,
@@ -58,7 +60,7 @@ export const FORM: MatchKind = 1;
 export const LOOSE: MatchKind = 0;
 
 /** Weight of a match kind in the relevance (exact above other forms above prefixes and typos). */
-export const KIND_WEIGHT: readonly number[] = [1, 3, 4];
+export const KIND_WEIGHT: readonly number[] = [1, 4, 5];
 
 /**
  * A term a clause matches through, without postings: an index term, or the words of a
@@ -132,13 +134,17 @@ export function clauseWeight(df: number, docCount: number): number {
   return Math.min(MAX_CLAUSE_WEIGHT, Math.round(10 * Math.log(1 + docCount / Math.max(1, df))));
 }
 
-/** Match level of a field mask and a kind (bits 3–6 of a state byte): `kind · 3 + field weight`. */
+/**
+ * Match level of a postings mask (field bits, and `NAME_FOCUS`) and a kind (bits 3–6 of a state
+ * byte): `kind · 4 + field weight`, the field weight 4 for a `NAME_FOCUS` name match.
+ */
 function level(mask: number, kind: MatchKind): number {
-  return mask === 0 ? 0 : kind * 3 + bestFieldWeight(mask);
+  if ((mask & 7) === 0) return 0;
+  return kind * 4 + ((mask & NAME_FOCUS) !== 0 && (mask & 1) !== 0 ? NAME_FOCUS_WEIGHT : bestFieldWeight(mask & 7));
 }
 
-/** Relevance weight of each match level: field weight (name 3, description 2, content 1) times `KIND_WEIGHT`. */
-const LEVEL_WEIGHT = Int32Array.from({ length: 16 }, (_, l) => (l === 0 || l > 9 ? 0 : (((l - 1) % 3) + 1) * KIND_WEIGHT[Math.floor((l - 1) / 3)]!));
+/** Relevance weight of each match level: field weight (focused name 4, name 3, description 2, content 1) times `KIND_WEIGHT`. */
+const LEVEL_WEIGHT = Int32Array.from({ length: 16 }, (_, l) => (l === 0 || l > 12 ? 0 : (((l - 1) % 4) + 1) * KIND_WEIGHT[Math.floor((l - 1) / 4)]!));
 
 /** Weight of a state byte's best match. */
 function stateWeight(state: number): number {
@@ -282,7 +288,7 @@ function clauseState(plan: ClausePlan, docCount: number): Uint8Array {
       if (m === 0) continue;
       const d = docs[i]!;
       const old = state[d]!;
-      const l = level(m, t.kind);
+      const l = level(m | (masks[i]! & NAME_FOCUS), t.kind);
       const best = LEVEL_WEIGHT[l]! > LEVEL_WEIGHT[old >> 3]! ? l : old >> 3;
       state[d] = (old & 7) | m | (best << 3);
     }

@@ -13,6 +13,14 @@ export type Field = (typeof FIELDS)[number];
 export const FIELD_BIT: Readonly<Record<Field, number>> = { name: 1, description: 2, content: 4 };
 /** Every field. */
 export const ALL_FIELDS = 7;
+/**
+ * Postings mask bit beside the field bits: the term makes up at least half of the skill's name
+ * (`pdf` in "pdf", `docker` in "docker-expert", not `pdf` in "pdf-api-io-automation"). Such a
+ * name match ranks above other name matches (docs/api.md "Ranking"). Only with the name bit.
+ */
+export const NAME_FOCUS = 8;
+/** Ranking weight of a `NAME_FOCUS` match (above the name's). */
+export const NAME_FOCUS_WEIGHT = 4;
 /** Ranking weight of each field (DECISIONS §5: name > description > content). */
 export const FIELD_WEIGHT: Readonly<Record<Field, number>> = { name: 3, description: 2, content: 1 };
 
@@ -58,7 +66,7 @@ export const REQUEST_WORDS: ReadonlySet<string> = new Set([
   'want', 'wants', 'wanted', 'need', 'needs', 'needed', 'help', 'helps', 'please', 'use', 'using', 'used',
   'something', 'anything', 'some', 'any', 'way', 'ways', 'like', 'get', 'getting', 'just', 'let', 'lets', 'know',
   'try', 'trying', 'able', 'also', 'really', 'several', 'one', 'multiple', 'many', 'every', 'all', 'more', 'much',
-  'thing', 'things', 'stuff', 'make', 'making', 'good', 'best', 'easy', 'easily', 'quickly', 'well', 'am', 'im', 'up',
+  'thing', 'things', 'stuff', 'make', 'making', 'good', 'best', 'easy', 'easily', 'quickly', 'well', 'am', 'im', 'up', 'build', 'create', 'write', 'find', 'set',
 ]);
 
 /** A character of a word: a letter, digit or combining mark (so `é` written as `e` + U+0301 stays one word). */

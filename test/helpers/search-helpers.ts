@@ -198,7 +198,7 @@ export function phraseFields(skill: SkillRecord, phrase: readonly string[], fiel
  *   best field weight (name 3, description 2, content 1), then stars, then most recently
  *   updated, then id.
  */
-const RULES = { implicitPrefix: 3, typoMin: 5, typoSharedPrefix: 3, expansions: 50, weights: { name: 3, description: 2, content: 1 }, kinds: { exact: 4, form: 3, loose: 1 } } as const;
+const RULES = { implicitPrefix: 3, typoMin: 5, typoSharedPrefix: 3, expansions: 50, weights: { name: 3, description: 2, content: 1 }, kinds: { exact: 5, form: 4, loose: 1 } } as const;
 
 /** Levenshtein distance by dynamic programming over UTF-16 units (not the code's shortcut). */
 function editDistance(a: string, b: string): number {
@@ -244,11 +244,13 @@ export class ReferenceIndex {
     for (const s of this.docs) for (const t of new Set(terms(`${s.name} ${s.description} ${s.body}`))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
   }
 
-  /** Fields of document `n` holding `term` (bits). */
+  /** Fields of document `n` holding `term` (bits), and 8 when the term is at least half of the name's words. */
   private fieldsOf(n: number, term: string): number {
     const s = this.docs[n]!;
     let bits = 0;
     for (const f of FIELDS) if (terms(TEXT[f](s)).includes(term)) bits |= FIELD_BIT[f];
+    const name = terms(s.name);
+    if (2 * name.filter((t) => t === term).length >= name.length && name.includes(term)) bits |= 8;
     return bits;
   }
 
@@ -285,10 +287,12 @@ export class ReferenceIndex {
       let any = 0;
       let best = 0;
       for (const [t, k] of kind) {
-        const bits = this.fieldsOf(n, t) & fields;
+        const found = this.fieldsOf(n, t);
+        const bits = found & fields;
         if (!bits) continue;
         any |= bits;
-        best = Math.max(best, referenceWeight(bits) * k);
+        // A name made at least half of this word weighs 4 (docs/api.md "Ranking").
+        best = Math.max(best, (found & 8 && bits & 1 ? 4 : referenceWeight(bits)) * k);
       }
       if (any) out.set(n, [any, best]);
     });
