@@ -33,6 +33,8 @@ const { values } = parseArgs({
     content: { type: 'string' },
     judgments: { type: 'string', default: new URL('../bench/relevance-judgments.json', import.meta.url).pathname },
     verbose: { type: 'boolean', default: false },
+    /** List the results of each engine that no judgment covers. */
+    unjudged: { type: 'boolean', default: false },
   },
   strict: true,
 });
@@ -72,14 +74,19 @@ try {
   ms.addAll((content?.skills ?? []).map((s) => ({ id: s.id, name: s.name, description: s.description, content: s.body })));
   const mini = async (q: string): Promise<string[]> => ms.search(q).slice(0, 10).map((r) => String(r.id));
 
-  const rows: string[] = ['| engine | kind | queries | nDCG@10 | success@5 | zero results |', '|---|---|---|---|---|---|'];
+  const rows: string[] = ['| engine | kind | queries | nDCG@10 | success@5 | zero results | unjudged in top 10 |', '|---|---|---|---|---|---|---|'];
   for (const [name, engine] of [['ours', ours], ['MiniSearch', mini]] as const) {
-    const per = new Map<string, { n: number; ndcg: number; success: number; zero: number }>();
+    const per = new Map<string, { n: number; ndcg: number; success: number; zero: number; unjudged: number; shown: number }>();
     for (const j of queries) {
       const ids = await engine(j.q);
       if (values.verbose) console.log(`${name} ${ndcg(ids, j.judgments).toFixed(2)} ${j.q}: ${ids.slice(0, 5).join(', ')}`);
+      // Results nobody judged count 0: a high share means the judgments need another pooling round.
+      const unjudged = ids.filter((id) => !(id in j.judgments));
+      if (values.unjudged && unjudged.length > 0) console.log(`unjudged ${name} ${JSON.stringify(j.q)}: ${unjudged.join(' ')}`);
       for (const kind of [j.kind, 'all']) {
-        const p = per.get(kind) ?? { n: 0, ndcg: 0, success: 0, zero: 0 };
+        const p = per.get(kind) ?? { n: 0, ndcg: 0, success: 0, zero: 0, unjudged: 0, shown: 0 };
+        p.unjudged += unjudged.length;
+        p.shown += ids.length;
         p.n++;
         p.ndcg += ndcg(ids, j.judgments);
         p.success += ids.slice(0, 5).some((id) => j.judgments[id] === 2) ? 1 : 0;
@@ -88,7 +95,7 @@ try {
       }
     }
     for (const [kind, p] of per) {
-      rows.push(`| ${name} | ${kind} | ${p.n} | ${(p.ndcg / p.n).toFixed(3)} | ${((100 * p.success) / p.n).toFixed(0)} % | ${((100 * p.zero) / p.n).toFixed(0)} % |`);
+      rows.push(`| ${name} | ${kind} | ${p.n} | ${(p.ndcg / p.n).toFixed(3)} | ${((100 * p.success) / p.n).toFixed(0)} % | ${((100 * p.zero) / p.n).toFixed(0)} % | ${p.shown === 0 ? 0 : ((100 * p.unjudged) / p.shown).toFixed(0)} % |`);
     }
   }
   console.log(rows.join('\n'));
