@@ -62,6 +62,16 @@ describe('parseQuery: forms', () => {
       { kind: 'word', negated: false, field: null, term: 'helm', mode: 'exact' },
     ]);
   });
+
+  it('request words leave bare single words, stay quoted, in a field, in a phrase, or when they are all there is', () => {
+    expect(parseQuery('How do I merge several PDF files into one, please?').normalized).toBe('merge pdf files');
+    expect(parseQuery('I need help using docker').normalized).toBe('docker');
+    expect(parseQuery('"help" docker').normalized).toBe('"help" docker');
+    expect(parseQuery('name:help docker').normalized).toBe('name:help docker');
+    expect(parseQuery('using-git docker').normalized).toBe('"using git" docker');
+    expect(parseQuery('help').normalized).toBe('help');
+    expect(parseQuery('help -docker').normalized).toBe('help -docker');
+  });
 });
 
 describe('parseQuery: errors', () => {

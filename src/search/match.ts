@@ -110,7 +110,7 @@ export interface DocFilter {
   without?: readonly number[];
 }
 
-/** Relaxed queries: this many key units per clause matched, above any relevance (≤ 32 clauses × 12 × `MAX_CLAUSE_WEIGHT`). */
+/** This many key units per clause matched, above any relevance (≤ 32 clauses × 20 (focused name 4 × exact 5) × `MAX_CLAUSE_WEIGHT`). */
 const MATCHED_UNIT = 1 << 20;
 /** Largest clause weight (`clauseWeight`). */
 const MAX_CLAUSE_WEIGHT = 100;

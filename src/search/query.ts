@@ -12,6 +12,8 @@
  * - `-` combines with a field (`-name:draft`); a `-` clause matches exact words only, or the
  *   prefix when written `-draft*`.
  * - Repeated clauses count once; at most `MAX_CLAUSES` words in all, else INVALID_QUERY.
+ * - Bare single words that only phrase a request (`REQUEST_WORDS`: how, want, need, help, …) are
+ *   dropped, unless no other positive clause is left (docs/api.md "Request words").
  * - Words over `MAX_TERM_LENGTH` characters are ignored like stop words (the index drops them too).
  * - A prefix needs at least `MIN_PREFIX` characters (INVALID_QUERY otherwise); a prefix may be a
  *   stop word (`the*` finds `theme`).
