@@ -614,7 +614,12 @@ describe('answering sentences (docs/api.md: other forms, request words, relaxati
       makeSkill(2, { name: 'User authentication', description: 'Sign in.' }),
       makeSkill(3, { name: 'Kubernetes manifests', description: 'Cluster.' }),
       makeSkill(4, { name: 'Spreadsheet tools', description: 'Excel workbooks.' }),
+      makeSkill(5, { name: 'JavaScript linter', description: 'Lint.' }),
+      makeSkill(6, { name: 'Machine learning basics', description: 'Models.' }),
     ]);
+    // Words under three characters have no prefix matches, but their synonyms.
+    expect(ids(await search(engine, { q: 'js' }))).toEqual(['owner/skill-005']);
+    expect(ids(await search(engine, { q: 'ml' }))).toEqual(['owner/skill-006']);
     expect(ids(await search(engine, { q: 'deploying' }))).toEqual(['owner/skill-001', 'owner/skill-000']);
     expect(ids(await search(engine, { q: 'authenticating' }))).toEqual(['owner/skill-002']);
     expect(ids(await search(engine, { q: 'k8s' }))).toEqual(['owner/skill-003']);

@@ -100,12 +100,12 @@ function syntaxCheck(q: string): void {
 }
 
 /** Plan the clauses of a parsed query; `plans` shares clause plans between the queries of one request. */
-function plan(idx: IndexReader, query: ParsedQuery, plans: Map<string, Promise<ClausePlan>>, forms = true): Promise<ClausePlan[]> {
+function plan(idx: IndexReader, query: ParsedQuery, plans: Map<string, Promise<ClausePlan>>): Promise<ClausePlan[]> {
   return Promise.all(
     query.clauses.map((clause) => {
       const key = formatClause(clause);
       let planned = plans.get(key);
-      if (planned === undefined) plans.set(key, (planned = planClause(idx, clause, forms)));
+      if (planned === undefined) plans.set(key, (planned = planClause(idx, clause)));
       return planned;
     }),
   );

@@ -82,8 +82,6 @@ export interface ClausePlan {
   clause: Clause;
   fields: number;
   terms: Expansion[];
-  /** Whether other forms of its word were included (`planClause`). */
-  forms: boolean;
 }
 
 /** Result of evaluating a query. */
@@ -161,12 +159,12 @@ function capExpansions(exact: TermInfo | undefined, forms: TermInfo[], others: T
 }
 
 /** The terms a clause matches through (without postings); remembered by the reader. */
-function expand(reader: IndexReader, clause: Clause, forms: boolean): Promise<TermRef[]> {
-  const key = clause.kind === 'phrase' ? `"${clause.terms.join(' ')}"` : `${clause.negated ? '-' : ''}${clause.mode}:${forms ? '' : 'written:'}${clause.term}`;
-  return reader.cached(key, () => expandUncached(reader, clause, forms));
+function expand(reader: IndexReader, clause: Clause): Promise<TermRef[]> {
+  const key = clause.kind === 'phrase' ? `"${clause.terms.join(' ')}"` : `${clause.negated ? '-' : ''}${clause.mode}:${clause.term}`;
+  return reader.cached(key, () => expandUncached(reader, clause));
 }
 
-async function expandUncached(reader: IndexReader, clause: Clause, withForms: boolean): Promise<TermRef[]> {
+async function expandUncached(reader: IndexReader, clause: Clause): Promise<TermRef[]> {
   if (clause.kind === 'phrase') {
     // Its words, exactly; a missing word: the phrase matches nothing (an empty plan).
     const infos = await Promise.all(clause.terms.map((term) => reader.lookup(term)));
@@ -175,7 +173,7 @@ async function expandUncached(reader: IndexReader, clause: Clause, withForms: bo
   }
   const { term, mode } = clause;
   // A negated plain word excludes that word only (DECISIONS §5: "contain it"); `-word*` its prefix.
-  if (mode === 'exact' || (mode === 'plain' && (clause.negated || term.length < IMPLICIT_PREFIX_MIN))) {
+  if (mode === 'exact' || (mode === 'plain' && clause.negated)) {
     const info = await reader.lookup(term);
     return info === undefined ? [] : [{ info, kind: EXACT }];
   }
@@ -186,14 +184,16 @@ async function expandUncached(reader: IndexReader, clause: Clause, withForms: bo
     return capExpansions(exact, [], candidates.filter((c) => c !== exact)).map((t) => ({ ...t, kind: EXACT }));
   }
   const typo = term.length >= TYPO_MIN;
+  // A word under IMPLICIT_PREFIX_MIN characters (`js`, `ml`) matches itself and its synonyms only.
+  const short = term.length < IMPLICIT_PREFIX_MIN;
   // One scan covers the prefix, typo and stem candidates: the shortest of their beginnings.
   let scan = typo ? term.slice(0, TYPO_SHARED_PREFIX) : term;
-  const stemPrefix = withForms ? stemScanPrefix(term) : null;
+  const stemPrefix = short ? null : stemScanPrefix(term);
   if (stemPrefix !== null && stemPrefix.length < scan.length) scan = stemPrefix;
   const stem = stemOf(term);
-  const synonyms = withForms ? synonymsOf(term) : [];
+  const synonyms = synonymsOf(term);
   const [candidates, singles, multis] = await Promise.all([
-    reader.withPrefix(scan),
+    short ? reader.lookup(term).then((info) => (info === undefined ? [] : [info])) : reader.withPrefix(scan),
     Promise.all(synonyms.filter((s) => s.length === 1).map((s) => reader.lookup(s[0]!))),
     Promise.all(synonyms.filter((s) => s.length > 1).map((s) => Promise.all(s.map((w) => reader.lookup(w))))),
   ]);
@@ -247,19 +247,16 @@ function intersect(lists: readonly Postings[]): Postings {
   return { docs, masks } as Postings;
 }
 
-/**
- * Plan a clause: its terms and their postings. `forms`: also the word's other forms (stems and
- * synonyms; search), or not (autocomplete counts, which keep their meaning: docs/api.md).
- */
-export async function planClause(reader: IndexReader, clause: Clause, forms = true): Promise<ClausePlan> {
-  const terms = await expand(reader, clause, forms);
+/** Plan a clause: its terms and their postings. */
+export async function planClause(reader: IndexReader, clause: Clause): Promise<ClausePlan> {
+  const terms = await expand(reader, clause);
   const withPostings = await Promise.all(
     terms.map(async (t) => ({
       ...t,
       postings: t.words === undefined ? await reader.postings(t.info) : intersect(await Promise.all(t.words.map((w) => reader.postings(w)))),
     })),
   );
-  return { clause, fields: clauseFields(clause), terms: withPostings, forms };
+  return { clause, fields: clauseFields(clause), terms: withPostings };
 }
 
 /** Per-document state of a clause: bits 0–2 fields matched, bits 3–6 the level of its best match (`level`). */
@@ -439,7 +436,7 @@ export async function countMatches(reader: IndexReader, plans: readonly ClausePl
 
 /** The state of a planned clause, from the reader's LRU when it has it (see `IndexReader.clauseState`). */
 function stateOf(reader: IndexReader, plan: ClausePlan, docCount: number): Uint8Array {
-  return reader.clauseState(`${plan.forms ? '' : 'written:'}${formatClause(plan.clause)}`, docCount, () => clauseState(plan, docCount));
+  return reader.clauseState(formatClause(plan.clause), docCount, () => clauseState(plan, docCount));
 }
 
 /** A plain word: unquoted, without a field, not excluded (the clauses a relaxed query may miss). */
