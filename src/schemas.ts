@@ -151,7 +151,12 @@ export const SearchResult = z.object({
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 
-export const SearchMeta = z.object({ query: z.string(), took: z.number().nonnegative() });
+export const SearchMeta = z.object({
+  query: z.string(),
+  took: z.number().nonnegative(),
+  /** Present (true) when no skill matched every plain word and the answer lists those matching the most (docs/api.md). */
+  relaxed: z.literal(true).optional(),
+});
 export type SearchMeta = z.infer<typeof SearchMeta>;
 
 /** Autocomplete suggestion (endpoint 6). */
