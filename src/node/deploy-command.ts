@@ -4,7 +4,7 @@
  * and a summary. The work is in deploy.ts and deploy-s3.ts.
  */
 import { folder } from './cli.ts';
-import { readOutput, planDeploy, runDeploy, type DeployReport } from './deploy.ts';
+import { planDeploy, runDeploy, type DeployReport } from './deploy.ts';
 import { parseS3Target, s3Store } from './deploy-s3.ts';
 import { progress } from './progress.ts';
 import type { CliIo } from './skills-api.ts';
@@ -20,8 +20,6 @@ export interface DeployFlags {
 /** Run a deploy of `dir`; resolves when the bucket holds the build (or, with `--dry-run`, the plan is printed). */
 export async function deployCommand(dir: string, o: DeployFlags, io: CliIo): Promise<DeployReport> {
   const target = parseS3Target(o.to);
-  // Read the folder before any request: a missing build is reported without touching the bucket.
-  await readOutput(dir);
   const store = s3Store({ ...target, env: io.env, ...(o.endpoint === undefined ? {} : { endpoint: o.endpoint }) });
   const bar = progress(io.stderr, 'Uploading');
   let result: DeployReport;

@@ -191,7 +191,9 @@ export interface DeployOptions {
 export async function runDeploy(options: DeployOptions): Promise<DeployReport> {
   const started = performance.now();
   const { store } = options;
-  const [local, state, pending] = await Promise.all([readOutput(options.dir), readState(store), readPending(store)]);
+  // The folder first: a missing build is reported without a request to the bucket.
+  const local = await readOutput(options.dir);
+  const [state, pending] = await Promise.all([readState(store), readPending(store)]);
   const plan = planDeploy(local, state, pending);
   const report: DeployReport = { plan, uploaded: 0, uploadedBytes: 0, removed: 0, requests: 0, ms: 0 };
   const finish = (): DeployReport => ({ ...report, requests: store.requests, ms: performance.now() - started });
