@@ -130,11 +130,18 @@ export async function readOutput(dir: string): Promise<LocalObject[]> {
 
 /** Media type and cache lifetime of the object at `key` (a path of the output folder). */
 export function headersFor(key: string): ObjectHeaders {
-  return {
-    contentType: mime.contentType(key.slice(key.lastIndexOf('/') + 1)) || 'application/octet-stream',
-    cacheControl: cacheControlFor(key, 200, false),
-  };
+  const name = key.slice(key.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  const contentType = mime.contentType(name) || 'application/octet-stream';
+  const cacheControl = cacheControlFor(key, 200, false);
+  // One copy of each header value for all objects: millions of objects share a handful of values.
+  const memo = `${dot < 0 ? '' : name.slice(dot)}\n${contentType}\n${cacheControl}`;
+  let headers = HEADERS.get(memo);
+  if (headers === undefined) HEADERS.set(memo, (headers = { contentType, cacheControl }));
+  return headers;
 }
+
+const HEADERS = new Map<string, ObjectHeaders>();
 
 function hashOf(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('base64url');
