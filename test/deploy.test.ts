@@ -1,9 +1,10 @@
 /**
  * `skills-api deploy` against a real S3-compatible server (s3rver, on a free loopback port, with
  * the real AWS SDK client): a first deploy, a one-change deploy that uploads only the changed
- * objects and the manifest after them, retired objects deleted one deploy later, and a deploy
- * cut off at the network level (a TCP proxy in front of the server drops every connection part-way)
- * that a rerun completes. The order of writes is the server's own record of them (its events).
+ * objects and the manifest after them, retired objects deleted one deploy later, a deploy cut off
+ * at the network level (a TCP proxy in front of the server drops every connection part-way) that a
+ * rerun completes, and one object the network always refuses (the rerun sends only what did not
+ * arrive). The order of writes is the server's own record of them (its events) and the proxy's.
  */
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
@@ -32,6 +33,8 @@ class Outage {
   private down = false;
   /** Request lines that went through, in order (`PUT /skills/site/...`, `POST /skills?delete`). */
   requests: string[] = [];
+  /** Requests whose connection is cut before they reach the server, every time they are sent. */
+  refuse: ((request: string) => boolean) | undefined;
   readonly server: Server;
   constructor(private readonly target: number) {
     this.server = createServer((client) => {
@@ -46,10 +49,16 @@ class Outage {
       };
       client.on('error', close).on('close', close);
       upstream.on('error', close).on('close', close);
+      // Requests are forwarded by hand, so a refused one never reaches the server.
       client.on('data', (chunk: Buffer) => {
-        for (const line of chunk.toString('latin1').matchAll(/^(GET|PUT|POST|DELETE|HEAD) (\S+) HTTP\/1\.1\r$/gm)) this.requests.push(`${line[1]} ${line[2]}`);
+        for (const line of chunk.toString('latin1').matchAll(/^(GET|PUT|POST|DELETE|HEAD) (\S+) HTTP\/1\.1\r$/gm)) {
+          const request = `${line[1]} ${line[2]}`;
+          if (this.refuse?.(request)) return close();
+          this.requests.push(request);
+        }
+        upstream.write(chunk);
       });
-      client.pipe(upstream).pipe(client);
+      upstream.pipe(client);
     });
   }
   async listen(): Promise<number> {
@@ -278,6 +287,40 @@ describe('skills-api deploy to an S3-compatible server', () => {
     expect(manifestPut).toBeGreaterThan(0);
     expect(deletes.length, proxy.requests.filter((line) => !line.startsWith('PUT')).join('\n')).toBeGreaterThan(0);
     for (const [, at] of deletes) expect(at).toBeGreaterThan(manifestPut);
+  });
+
+  it('one object the network always refuses stops the deploy; the rerun uploads only what did not arrive', async () => {
+    const { readdir } = await import('node:fs/promises');
+    const before = published(join(tmp, 'c'));
+    for (const entry of await readdir(join(content, 'skills'), { recursive: true })) {
+      if (!entry.endsWith('SKILL.md')) continue;
+      const file = join(content, 'skills', entry);
+      await writeFile(file, `${await readFile(file, 'utf8')}\nRevised again.\n`);
+    }
+    const d = await build(content, 'd');
+    const after = published(d);
+    const expected = changed(before, after).filter((key) => key !== MANIFEST_PATH);
+    const refused = expected[Math.floor(expected.length / 3)]!;
+    proxy.refuse = (request) => request.startsWith(`PUT /${BUCKET}/${PREFIX}/${refused}?`) || request === `PUT /${BUCKET}/${PREFIX}/${refused}`;
+    events = [];
+    const failed = await deploy(d, '--concurrency', '4');
+    proxy.refuse = undefined;
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/deploy stopped after \d+ of \d+ uploads: PUT .*\nThe published tree is unchanged/s);
+    const arrived = new Set(events.filter((e) => e.kind === 'put' && !e.key.startsWith('.skills-api-deploy')).map((e) => e.key));
+    expect(arrived.has(refused)).toBe(false);
+    expect(arrived.has(MANIFEST_PATH)).toBe(false);
+    expect(arrived.size).toBeGreaterThan(0);
+
+    events = [];
+    const rerun = await deploy(d);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    const puts = events.filter((e) => e.kind === 'put' && !e.key.startsWith('.skills-api-deploy')).map((e) => e.key);
+    // The deploy that failed recorded what arrived: only the rest goes again, then the manifest.
+    expect(puts.at(-1)).toBe(MANIFEST_PATH);
+    expect(puts.slice(0, -1).sort()).toEqual(expected.filter((key) => !arrived.has(key)).sort());
+    expect(puts).toContain(refused);
+    expect(await bucketGet(after.keys())).toEqual(after);
   });
 
   it('bad targets, a missing build and a missing bucket are clear errors', async () => {
