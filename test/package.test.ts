@@ -106,9 +106,9 @@ describe('the npm package', () => {
     expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
   });
 
-  it('installs for a client without the build tools, the TypeScript loader or the MCP SDK', async () => {
+  it('installs for a client without the build tools, the TypeScript loader, the MCP SDK or the S3 client', async () => {
     const installed = await readdir(join(project, 'node_modules'));
-    for (const heavy of ['tsx', 'esbuild', '@modelcontextprotocol', 'typescript', 'vitest']) expect(installed).not.toContain(heavy);
+    for (const heavy of ['tsx', 'esbuild', '@modelcontextprotocol', '@aws-sdk', 'typescript', 'vitest']) expect(installed).not.toContain(heavy);
     const all = (await ok('npm', ['ls', '--all', '--parseable'], project)).trim().split('\n');
     // 37 when this was written (134 before the package was compiled and trimmed): a guard, not a figure.
     expect(all.length - 1).toBeLessThan(60);
@@ -185,7 +185,7 @@ export async function go(): Promise<void> {
   it('npx skills-api: --help lists every command; search answers; mcp says how to add its optional SDK', async () => {
     const help = await run('npx', ['--no-install', 'skills-api', '--help'], project);
     expect(help.code).toBe(0);
-    for (const command of ['build', 'start', 'dev', 'serve', 'import', 'bundle', 'search', 'show', 'list', 'categories', 'mcp']) {
+    for (const command of ['build', 'start', 'dev', 'serve', 'import', 'bundle', 'deploy', 'search', 'show', 'list', 'categories', 'mcp']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
     const search = await run('npx', ['--no-install', 'skills-api', 'search', 'docker', '--dir', 'built', '--json', '--limit', '1'], project);
@@ -194,5 +194,8 @@ export async function go(): Promise<void> {
     const mcp = await run('npx', ['--no-install', 'skills-api', 'mcp', '--dir', 'built'], project);
     expect(mcp.code).toBe(1);
     expect(mcp.stderr).toBe('skills-api: skills-api mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk\n');
+    const deploy = await run('npx', ['--no-install', 'skills-api', 'deploy', 'built', '--to', 's3://bucket'], project);
+    expect(deploy.code).toBe(1);
+    expect(deploy.stderr).toBe('skills-api: skills-api deploy needs the AWS SDK S3 client, an optional peer dependency: npm install @aws-sdk/client-s3\n');
   }, 60_000);
 });

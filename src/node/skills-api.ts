@@ -5,6 +5,7 @@
  *   build, start, dev, serve   the content folder → the static tree → the HTTP server
  *   import                     git repositories → the content folder
  *   bundle                     one offline file with the whole directory
+ *   deploy                     a build output → S3-compatible object storage (S3, R2, MinIO)
  *   search, show, list, categories, mcp   read a directory (below)
  *
  * Every query goes through the typed client, so it answers exactly what the API answers, from one
@@ -40,6 +41,7 @@ import { builtManifest, folder, readManifest, readPort, readRateLimit, startupLi
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList, type OutputOptions } from './cli-output.ts';
 import { fsLoader } from './fs-loader.ts';
 import { progress } from './progress.ts';
+import type { DeployFlags } from './deploy-command.ts';
 import type { RunningServer, ServerOptions } from './server.ts';
 import { sanitize, styleFor } from './terminal-text.ts';
 
@@ -267,6 +269,25 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
     .action(async (sources: string[], o: ImportFlags) => {
       const { importCommand } = await import('./import-command.ts');
       await importCommand(sources, o, io);
+    });
+
+  program
+    .command('deploy')
+    .description('publish a build output to S3-compatible object storage (AWS S3, Cloudflare R2, MinIO): changed objects only, the manifest last')
+    .argument('<dir>', 'the build output folder, e.g. public')
+    .requiredOption('--to <url>', 's3://<bucket>[/<prefix>]')
+    .option('--endpoint <url>', 'S3-compatible endpoint, e.g. https://<account>.r2.cloudflarestorage.com (default AWS_ENDPOINT_URL, else AWS)')
+    .option('--dry-run', 'list what would be uploaded and deleted; change nothing')
+    .option('--concurrency <n>', 'uploads at once (default 16)', integer('--concurrency', 1))
+    .action(async (dir: string, o: DeployFlags) => {
+      const { deployCommand } = await import('./deploy-command.ts').catch((error: NodeJS.ErrnoException) => {
+        // The S3 client is an optional peer dependency: a client-only install does not pull it in.
+        if (error.code === 'ERR_MODULE_NOT_FOUND' && error.message.includes('@aws-sdk/client-s3')) {
+          throw new Error('skills-api deploy needs the AWS SDK S3 client, an optional peer dependency: npm install @aws-sdk/client-s3', { cause: error });
+        }
+        throw error;
+      });
+      await deployCommand(dir, o, io);
     });
 
   withSource(program.command('mcp').description('serve the directory to an AI agent as MCP tools over stdio'), false).action(async (o: SourceOptions) => {
