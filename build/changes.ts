@@ -99,7 +99,7 @@ export function readChangeLog(contentDir: string): { log: ChangeLog; problems: P
   for (const [i, line] of lines.entries()) {
     const fail = (message: string): { log: ChangeLog; problems: Problem[] } => ({
       log: { entries, bytes },
-      problems: [{ file: CHANGE_LOG_FILE, field: `line ${i + 1}`, message: `${message}; the log is never repaired by the build: restore it (e.g. from git) and build again` }],
+      problems: [{ file: CHANGE_LOG_FILE, field: `line ${i + 1}`, message: `${message}. The build never repairs the log: restore it (from git, for instance) and build again` }],
     });
     let value: unknown;
     try {
