@@ -250,12 +250,11 @@ export async function emitChangePages(entries: readonly ChangeEntry[], emit: Emi
 }
 
 /**
- * The content fingerprint including the log (`skills-api start` rebuilds when either changed):
- * `fingerprint` alone when there is no log.
+ * The content fingerprint including the log (`skills-api start` rebuilds when either changed).
+ * A missing log counts too, so an output built before the log existed is stale.
  */
 export function withChangeLog(fingerprint: string, logBytes: Buffer | undefined): string {
-  if (logBytes === undefined || logBytes.length === 0) return fingerprint;
-  return sha256(`${fingerprint}\0${CHANGE_LOG_FILE} ${sha256(logBytes)}`);
+  return sha256(`${fingerprint}\0${CHANGE_LOG_FILE} ${logBytes === undefined ? 'none' : sha256(logBytes)}`);
 }
 
 /** The bytes of the log of `contentDir`, undefined when there is none. */
