@@ -145,7 +145,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     };
     await writer.emit(MANIFEST_PATH, final);
     return final;
-  }, { reuse: incremental, beforeSwap: () => (appended.length === 0 ? undefined : writeChangeLog(options.contentDir, logBytes)) });
+  }, { reuse: incremental, beforeSwap: () => (appended.length === 0 ? undefined : writeChangeLog(options.contentDir, log, logBytes)) });
   // After the swap: a build killed before this line leaves the older cache, which is keyed by
   // input hashes and so never wrong.
   if (incremental && cache !== undefined) {

@@ -206,11 +206,17 @@ export function logBytesAfter(log: ChangeLog, added: readonly ChangeEntry[]): Bu
 }
 
 /**
- * Replace the log of `contentDir` by `after` (`logBytesAfter`): written to a temporary file beside
- * it, flushed, then renamed over it, so the log is always whole.
+ * Replace the log of `contentDir` by `after` (`logBytesAfter` of `log`): written to a temporary
+ * file beside it, flushed, then renamed over it, so the log is always whole. When the file no
+ * longer holds the bytes the build read (another build appended meanwhile), nothing is written
+ * and the build fails: its entries were planned against a history that has moved on.
  */
-export function writeChangeLog(contentDir: string, after: Buffer): void {
+export function writeChangeLog(contentDir: string, log: ChangeLog, after: Buffer): void {
   const target = join(contentDir, CHANGE_LOG_FILE);
+  const now = changeLogBytes(contentDir);
+  if (now === undefined ? log.bytes !== undefined : log.bytes === undefined || !now.equals(log.bytes)) {
+    throw new Error(`the change log ${target} changed during the build (another build?): nothing was written; build again`);
+  }
   const temporary = join(contentDir, `.${CHANGE_LOG_FILE}.${process.pid}.tmp`);
   try {
     const fd = openSync(temporary, 'w', 0o644);

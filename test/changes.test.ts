@@ -4,7 +4,7 @@
  * and the feeds answer, a fresh clone, a damaged log, `--skip-invalid`, failed builds.
  */
 import { execFile } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SaxesParser } from 'saxes';
@@ -209,6 +209,34 @@ describe('what a build appends', () => {
     expect(await readTree(out)).toEqual(before);
     await build(2);
     expect(summary((await logEntries()).slice(3))).toEqual([`added newco/fresh ${iso(2)}`]);
+  });
+});
+
+describe('two builds of one content folder at once', () => {
+  it('the one that finishes second fails instead of overwriting the entries the other appended', async () => {
+    await build(1);
+    const before = await readTree(out);
+    await content.write({ [`${skillDir(1)}/SKILL.md`]: skillMd({ name: 'Skill 1', description: 'v2', license: 'MIT' }) });
+    // What another build appends meanwhile: the same change at another time.
+    const other = join(root, 'other-content');
+    await fs.cp(content.dir, other, { recursive: true });
+    await build(7, { contentDir: other, outDir: join(root, 'other-public') });
+    const theirs = await fs.readFile(join(other, CHANGE_LOG_FILE));
+    const error = await runBuild({
+      contentDir: content.dir,
+      outDir: out,
+      sourceDateEpoch: epoch(2),
+      site: false,
+      onProgress: (step) => {
+        if (step === 'building the search index') writeFileSync(join(content.dir, CHANGE_LOG_FILE), theirs);
+      },
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(String(error)).toMatch(/changes\.ndjson changed during the build/);
+    expect(await fs.readFile(join(content.dir, CHANGE_LOG_FILE))).toEqual(theirs);
+    expect(await readTree(out)).toEqual(before);
   });
 });
 
