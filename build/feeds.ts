@@ -25,7 +25,7 @@ interface FeedItem {
   skill: SkillRecord;
   page: string;
   api: string;
-  /** A stable id of the item: the skill in this published state. */
+  /** A stable id of the item: this change (its cursor), so a skill changed back to an earlier state is a new item. */
   uid: string;
 }
 
@@ -41,7 +41,7 @@ function feedItems(entries: readonly ChangeEntry[], skills: readonly SkillRecord
     const skill = byId.get(entry.id);
     if (entry.change === 'removed' || skill === undefined) continue;
     const path = `${encodeURIComponent(skill.owner)}/${encodeURIComponent(skill.repo)}`;
-    items.push({ entry, skill, page: `${base}#/skills/${path}`, api: `${base}${API_PREFIX}/skills/${path}`, uid: uuidUrn(`${entry.id}\n${entry.sha256}`) });
+    items.push({ entry, skill, page: `${base}#/skills/${path}`, api: `${base}${API_PREFIX}/skills/${path}`, uid: uuidUrn(`${entry.cursor}\n${entry.id}\n${entry.sha256}`) });
   }
   return items;
 }
