@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BuildError, runBuild } from '../build/build.ts';
 import { CHANGE_LOG_FILE } from '../build/changes.ts';
 import { contentFingerprint } from '../build/load-content.ts';
+import { createClient } from '../src/client.ts';
 import { createHandler } from '../src/handler.ts';
 import type { Manifest } from '../src/manifest.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
@@ -259,6 +260,11 @@ describe('paging', () => {
       expect((await changes(`?since=${cursor}`)).data).toEqual([]);
       const page2 = await changes(`?since=${log[99]!.cursor}`);
       expect(page2.data).toEqual(log.slice(100));
+      // The typed client asks the same.
+      const client = createClient({ loader: fsLoader(out) });
+      expect(await client.listChanges({ since: log[99]!.cursor })).toEqual(page2);
+      expect((await client.listChanges({ limit: 3 })).data).toEqual(log.slice(0, 3));
+      await expect(client.listChanges({ since: '999-0123456789abcdef' })).rejects.toMatchObject({ code: 'INVALID_PARAMS', status: 400 });
       expect(JSON.parse(await fs.readFile(join(out, staticPathFor(`/api/v1/changes?since=${log[99]!.cursor}`)!), 'utf8'))).toEqual(page2);
       expect(staticPathFor(`/api/v1/changes?since=${log[98]!.cursor}`)).toBeNull();
       expect(staticPathFor('/api/v1/changes?limit=5')).toBeNull();
