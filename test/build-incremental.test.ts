@@ -112,6 +112,22 @@ describe('incremental build', () => {
     expect(treeHashes(out)).toEqual(await cleanTree('clean-categories', from));
   }, 60_000);
 
+  it('a skill from the cache keeps its source (the importer\'s repository, folder and commit)', async () => {
+    const from = join(base, 'content-source');
+    const out = join(base, 'public-source');
+    await cp(SAMPLE, from, { recursive: true });
+    const owner = (await readdir(join(from, 'skills'))).sort()[0]!;
+    const repo = (await readdir(join(from, 'skills', owner))).sort()[0]!;
+    const file = join(from, 'skills', owner, repo, 'skill.json');
+    const json = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...json, source: { repository: `https://github.com/${owner}/skills`, path: repo, commit: 'a'.repeat(40) } }));
+    await incremental(from, out);
+    expect((await incremental(from, out)).fromCache).toBeGreaterThan(0);
+    const detail = JSON.parse(await readFile(join(out, 'api/v1/skills', owner, repo, 'index.json'), 'utf8')) as { data: { source?: { commit: string } } };
+    expect(detail.data.source?.commit).toBe('a'.repeat(40));
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-source', from));
+  }, 60_000);
+
   it('re-uses the problems of an invalid skill as well (--skip-invalid)', async () => {
     const from = join(base, 'content-invalid');
     const out = join(base, 'public-invalid');

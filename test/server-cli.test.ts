@@ -261,6 +261,10 @@ describe('skills-api dev', () => {
       await waitFor(/^Built 1 skills/m, mark);
       const detail = (await (await fetch(`${url}/api/v1/skills/acme/hello`)).json()) as { data: { name: string } };
       expect(detail.data.name).toBe('Hello Edited');
+      // The rebuild logged the edit in the content folder's change log, and serves it.
+      const changes = (await (await fetch(`${url}/api/v1/changes`)).json()) as { data: Array<{ id: string; change: string }> };
+      expect(changes.data.map((e) => `${e.change} ${e.id}`)).toEqual(['added acme/hello', 'updated acme/hello']);
+      const log = await readFile(join(dir, 'content', 'changes.ndjson'), 'utf8');
 
       const bad = stdout.length;
       await writeFile(join(dir, 'content', 'skills', 'acme', 'hello', 'SKILL.md'), '---\nname: [not, a, string]\ndescription: Says hello.\n---\n');
@@ -268,6 +272,9 @@ describe('skills-api dev', () => {
       expect(stdout.slice(bad)).toMatch(/SKILL\.md → name: expected a non-empty string/);
       const still = (await (await fetch(`${url}/api/v1/skills/acme/hello`)).json()) as { data: { name: string } };
       expect(still.data.name).toBe('Hello Edited');
+      // The failed build appended nothing, and the build's own write to the log started no rebuild.
+      expect(await readFile(join(dir, 'content', 'changes.ndjson'), 'utf8')).toBe(log);
+      expect(stdout.slice(mark).match(/^Built /gm)).toHaveLength(1);
       await reader.cancel();
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));

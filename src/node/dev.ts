@@ -12,6 +12,7 @@
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { readFile } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { folder, startupLine } from './cli.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
@@ -108,7 +109,13 @@ export async function runDev(options: DevOptions): Promise<void> {
   };
   // chokidar, not fs.watch: Node 20's recursive fs.watch on Linux stops reporting a file once an
   // editor replaces it by a rename (sed -i, vim, most IDEs), which was seen here.
-  const watcher: FSWatcher = watch(options.content, { ignoreInitial: true, followSymlinks: false });
+  // The build itself appends to the change log (build/changes.ts): that write is no edit to rebuild for.
+  const changeLog = resolve(options.content, 'changes.ndjson');
+  const ignored = (path: string): boolean => {
+    const absolute = resolve(path);
+    return absolute === changeLog || (dirname(absolute) === dirname(changeLog) && basename(absolute).startsWith('.changes.ndjson.'));
+  };
+  const watcher: FSWatcher = watch(options.content, { ignoreInitial: true, followSymlinks: false, ignored });
   watcher.on('all', changed);
   watcher.on('error', (error) => options.print(`Watching ${folder(options.content)}: ${String(error)}\n`));
   await new Promise<void>((resolve) => watcher.once('ready', resolve));

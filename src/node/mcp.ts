@@ -17,11 +17,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { SkillsClient } from '../client.ts';
 import { isApiError } from '../errors.ts';
-import { AutocompleteParams, CategoryPathParams, ListParams, LocaleParams, SearchParams, SkillPathParams } from '../query-schemas.ts';
+import { AutocompleteParams, CategoryPathParams, ChangesParams, ListParams, LocaleParams, SearchParams, SkillPathParams } from '../query-schemas.ts';
 import {
   AutocompleteResponse,
   CategoryDetailResponse,
   CategoryListResponse,
+  ChangesResponse,
   SearchResponse,
   SkillContentResponse,
   SkillDetailResponse,
@@ -188,6 +189,25 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
     ({ slug, ...params }) => call(() => client.listCategorySkills(slug, params), (b) => formatSkillList(b, PLAIN)),
   );
 
+  server.registerTool(
+    'list_changes',
+    {
+      title: 'List changes to the directory',
+      description:
+        'The change log, oldest first: each entry says a skill (id "owner/repo") was added, updated or removed, when, and its state hash. ' +
+        'Pass meta.cursor of an answer as since to get only what changed after it; no since starts from the beginning.',
+      inputSchema: ChangesParams.shape,
+      outputSchema: ChangesResponse.shape,
+      annotations: readOnly,
+    },
+    (params) =>
+      call(
+        () => client.listChanges(params),
+        (b) =>
+          (b.data.length === 0 ? 'No changes.\n' : b.data.map((e) => `${e.at} ${e.change} ${oneLine(e.id)}\n`).join('')) +
+          `${b.pagination.hasMore ? 'More changes follow; ask' : 'Up to date; ask later'} with since=${b.meta.cursor}\n`,
+      ),
+  );
   server.registerResource(
     'skill',
     new ResourceTemplate('skill://{owner}/{repo}/SKILL.md', { list: undefined }),
