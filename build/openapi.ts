@@ -38,6 +38,9 @@ const COMPONENTS = {
   AutocompleteResponse: S.AutocompleteResponse,
   CategoryListResponse: S.CategoryListResponse,
   CategoryDetailResponse: S.CategoryDetailResponse,
+  ChangeEntry: S.ChangeEntry,
+  ChangesPagination: S.ChangesPagination,
+  ChangesResponse: S.ChangesResponse,
   CompatSearchResponse: S.CompatSearchResponse,
   Manifest: z.looseObject({
     format: z.literal(FORMAT_VERSION),
@@ -49,8 +52,10 @@ const COMPONENTS = {
     lists: z.record(z.string(), z.int().min(0)),
     idShards: z.int().min(1).optional(),
     search: z.looseObject({ root: z.string() }).optional(),
+    changes: z.int().min(0).optional(),
     contentHash: z.string().optional(),
     builtAt: z.string().optional(),
+    generator: z.object({ name: z.string(), version: z.string() }).optional().describe('the package and version that built the tree'),
   }),
   QualityReport: z.object({
     format: z.literal('skills-api-quality'),
@@ -301,6 +306,7 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
 const TAGS = [
   { name: 'skills', description: 'Skills: lists, one skill, its SKILL.md and statistics, search and autocomplete' },
   { name: 'categories', description: 'The category tree and the skills of a category' },
+  { name: 'changes', description: 'The change log that mirrors follow' },
   { name: 'files', description: 'Static files of the build that clients read directly' },
   { name: 'compatibility', description: 'Routes in the shape of clients people already run (not versioned)' },
 ];
@@ -308,7 +314,9 @@ const TAGS = [
 function tagOf(endpoint: Endpoint): string {
   if (endpoint.root) return 'compatibility';
   if (endpoint.path.endsWith('.json')) return 'files';
-  return endpoint.path.startsWith(`/${API_PREFIX}/categories`) ? 'categories' : 'skills';
+  // The first segment under /api/v1 names the resource an operation reads.
+  const resource = endpoint.path.split('/')[3];
+  return resource === 'categories' || resource === 'changes' ? resource : 'skills';
 }
 
 /** The HEAD operation of a GET: the same parameters and statuses, headers only. */

@@ -21,7 +21,7 @@ import type { Loader } from './loader.ts';
 import type { ParamsOf, QuerySpec } from './param-spec.ts';
 import type * as S from './schemas.ts';
 
-export type { AutocompleteParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
+export type { AutocompleteParams, ChangesParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
 
 /** Response bodies, one per endpoint. */
 export type SkillListResponse = z.infer<typeof S.SkillListResponse>;
@@ -32,6 +32,7 @@ export type SearchResponse = z.infer<typeof S.SearchResponse>;
 export type AutocompleteResponse = z.infer<typeof S.AutocompleteResponse>;
 export type CategoryListResponse = z.infer<typeof S.CategoryListResponse>;
 export type CategoryDetailResponse = z.infer<typeof S.CategoryDetailResponse>;
+export type ChangesResponse = z.infer<typeof S.ChangesResponse>;
 
 /** Where the client gets its answers (exactly one source). */
 export type ClientOptions =

@@ -19,6 +19,7 @@ import type { ErrorCode } from './errors.ts';
 import type { HandlerOptions } from './handler.ts';
 import type { Loader } from './loader.ts';
 import type { Manifest } from './manifest.ts';
+import { CHANGE_CURSOR_RE, START_CURSOR, cursorPosition } from './change-cursor.ts';
 import { readQuery, type PathParam, type QuerySpec, type ValuesOf } from './param-spec.ts';
 import {
   DEFAULT_LOCALE,
@@ -26,14 +27,17 @@ import {
   DEFAULT_SORT,
   LOCALE_RE,
   MAX_LIMIT,
+  MAX_PAGE,
   ORDERS,
   OWNER_RE,
   PAGE_SIZE,
   REPO_RE,
   SLUG_RE,
   SORTS,
+  CHANGES_PAGE_SIZE,
   categoriesPath,
   categoryPath,
+  changesPagePath,
   hasListPages,
   listPagePath,
   skillPath,
@@ -135,7 +139,7 @@ function endpoint<const P extends string, const Q extends QuerySpec, const R ext
 const owner = { kind: 'text', pattern: OWNER_RE, description: 'owner segment of the skill id', required: true } as const satisfies PathParam;
 const repo = { kind: 'text', pattern: REPO_RE, description: 'repo segment of the skill id', required: true } as const satisfies PathParam;
 const slug = { kind: 'text', pattern: SLUG_RE, description: 'category slug (top-level or subcategory)', required: true } as const satisfies PathParam;
-const page = { kind: 'int', min: 1, max: 999_999_999, default: 1, description: '1-based page number (default 1); a page past the end answers `data: []`' } as const;
+const page = { kind: 'int', min: 1, max: MAX_PAGE, default: 1, description: '1-based page number (default 1); a page past the end answers `data: []`' } as const;
 const category = { kind: 'member', of: 'categories', what: 'category', description: 'only skills of this category or one of its subcategories' } as const;
 const platform = { kind: 'member', of: 'platforms', what: 'platform', description: 'only skills supporting this platform id' } as const;
 const qDescription = 'search query: terms, "a phrase", name:term, description:term, content:term, -term, prefix*';
@@ -193,6 +197,17 @@ export const COMPAT_SEARCH_QUERY = {
   owner: { kind: 'text', description: 'only skills of this owner (case-insensitive)' },
 } as const satisfies QuerySpec;
 
+/** Query of the change log; read by `readChangesQuery` (src/changes.ts). */
+export const CHANGES_QUERY = {
+  since: {
+    kind: 'text',
+    pattern: CHANGE_CURSOR_RE,
+    mustBe: "a cursor of the change log (an entry's cursor or meta.cursor, 0 for the start)",
+    description: "a cursor of this log (an entry's `cursor` or a `meta.cursor`; `0` is the start): only entries after it. Default: from the start",
+  },
+  limit: { kind: 'int', min: 1, max: CHANGES_PAGE_SIZE, default: CHANGES_PAGE_SIZE, description: `entries per page (default and at most ${CHANGES_PAGE_SIZE})` },
+} as const satisfies QuerySpec;
+
 const skills = () => import('./answers/skills.ts');
 const categories = () => import('./answers/categories.ts');
 
@@ -228,7 +243,8 @@ export const ENDPOINTS = {
       tool: 'search_skills',
       title: 'Search skills',
       description:
-        'Full-text search of the skills directory. Query syntax: plain terms (all must match), "an exact phrase", ' +
+        'Full-text search of the skills directory; a plain sentence works ("merge several PDF files into one"). ' +
+        'Query syntax: plain terms (other forms and synonyms of a word match too; when no skill holds every term, the skills holding the most are listed and meta.relaxed is true), "an exact phrase", ' +
         'name:term / description:term / content:term to restrict a term to a field, -term to exclude, prefix* for a prefix. ' +
         'Results are ranked by relevance; each has id ("owner/repo"), name, description and stars.',
     },
@@ -335,6 +351,28 @@ export const ENDPOINTS = {
     },
     staticFile: (path, params) => staticListFile(params, path.slug),
   }),
+  listChanges: endpoint({
+    path: '/api/v1/changes',
+    pathParams: {},
+    query: CHANGES_QUERY,
+    answer: async () => (await import('./changes.ts')).listChanges,
+    response: 'ChangesResponse',
+    errors: ['INVALID_PARAMS'],
+    summary: 'The change log',
+    description:
+      'Every skill added, updated (its files or descriptive metadata changed) or removed, oldest first, as the builds saw them; ' +
+      'entries only ever append. `meta.cursor` is the `since` of the next request: from it the answer holds only newer entries ' +
+      '(none: `data: []`, the same cursor). A removed skill keeps its entries; its detail is 404. ' +
+      'A cursor this log does not hold (another directory, a log started over) is INVALID_PARAMS naming `since`: start again without it.',
+    mcp: {
+      tool: 'list_changes',
+      title: 'List changes to the directory',
+      description:
+        'The change log, oldest first: each entry says a skill (id "owner/repo") was added, updated or removed, when, and its state hash. ' +
+        'Pass meta.cursor of an answer as since to get only what changed after it; no since starts from the beginning.',
+    },
+    staticFile: (_path, params) => staticChangesFile(params),
+  }),
   compatSearch: endpoint({
     path: '/api/search',
     pathParams: {},
@@ -384,6 +422,17 @@ export function listFilters(scope: string | undefined, category: string | undefi
   for (const slug of new Set([scope, category])) if (slug !== undefined) filters.push({ kind: 'category', slug });
   if (platform !== undefined) filters.push({ kind: 'platform', id: platform });
   return filters;
+}
+
+/**
+ * A page file of the change log: at the default limit, from the start or from the last entry of
+ * a full page (whether the cursor is really this log's is not checked).
+ */
+function staticChangesFile(params: URLSearchParams): string | null {
+  const { since = START_CURSOR, limit } = readQuery(CHANGES_QUERY, params, null);
+  const position = cursorPosition(since);
+  if (limit !== CHANGES_PAGE_SIZE || position % CHANGES_PAGE_SIZE !== 0) return null;
+  return changesPagePath(position / CHANGES_PAGE_SIZE + 1);
 }
 
 /** The category file of the locale as given (only built locales have files). */

@@ -16,6 +16,8 @@ export { BundleError, bundleLoader, readBundle, type Bundle, type BundleSource }
 export type {
   Category,
   CategoryDetail,
+  ChangeEntry,
+  ChangesResponse,
   Pagination,
   SearchResult,
   SkillContent,

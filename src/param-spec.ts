@@ -126,9 +126,7 @@ function readOne(reader: ParamReader, name: string, param: Param, manifest: Pick
   switch (param.kind) {
     case 'int':
       if (param.min === 0) return reader.nonNegativeInt(name) ?? param.default;
-      // Nine digits at most: the reader's own bound (1e9, named in its message) is the one of
-      // `page`; a smaller one is the parameter's.
-      return param.max >= 999_999_999 ? reader.positiveInt(name, param.default ?? 1) : reader.positiveInt(name, param.default ?? 1, param.max);
+      return reader.positiveInt(name, param.default ?? 1, param.max);
     case 'enum':
       return param.default === undefined ? reader.oneOf(name, param.values) : reader.oneOf(name, param.values, param.default);
     case 'boolean':

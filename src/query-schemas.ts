@@ -4,7 +4,7 @@
  * tests that want a schema object. The types are the table's (`ParamsOf`), so the typed client
  * carries no zod.
  */
-import { AUTOCOMPLETE_QUERY, ENDPOINTS, LIST_QUERY, LOCALE_QUERY, SEARCH_QUERY } from './endpoints.ts';
+import { AUTOCOMPLETE_QUERY, CHANGES_QUERY, ENDPOINTS, LIST_QUERY, LOCALE_QUERY, SEARCH_QUERY } from './endpoints.ts';
 import type { ParamsOf } from './param-spec.ts';
 import { zodQuery } from './param-zod.ts';
 
@@ -34,3 +34,7 @@ export type AutocompleteParams = ParamsOf<typeof AUTOCOMPLETE_QUERY>;
 /** Query of `GET /categories` and `GET /categories/:slug`. */
 export const LocaleParams = zodQuery(LOCALE_QUERY);
 export type LocaleParams = ParamsOf<typeof LOCALE_QUERY>;
+
+/** Query of `GET /changes` (src/changes.ts). */
+export const ChangesParams = zodQuery(CHANGES_QUERY);
+export type ChangesParams = ParamsOf<typeof CHANGES_QUERY>;

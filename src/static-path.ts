@@ -21,6 +21,8 @@ import { matchRoute } from './route.ts';
  * - `/api/v1/categories/:slug/skills?…` → the `category=:slug` list page
  * - `/api/v1/categories?locale=L` → `api/v1/categories/index[.L].json`
  * - `/api/v1/categories/:slug?locale=L` → `api/v1/categories/:slug/index[.L].json`
+ * - `/api/v1/changes[?since=C]` at the default limit, when `C` is `0` or the cursor of entry
+ *   100·k → `api/v1/changes/<k+1>.json` (whether `C` is really this log's is not checked)
  *
  * The mapping is syntactic (it reads no manifest), so the file may not exist: an unknown skill,
  * category or platform, a page past the last one (the API answers `data: []` there), or a locale

@@ -61,6 +61,9 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
     listCategories: (b) => formatCategories(b.data, PLAIN),
     getCategory: (b) => formatCategory(b.data, PLAIN),
     listCategorySkills: (b) => formatSkillList(b, PLAIN),
+    listChanges: (b) =>
+      (b.data.length === 0 ? 'No changes.\n' : b.data.map((e) => `${e.at} ${e.change} ${oneLine(e.id)}\n`).join('')) +
+      `${b.pagination.hasMore ? 'More changes follow; ask' : 'Up to date; ask later'} with since=${b.meta.cursor}\n`,
   };
   /** The structured content of a tool whose answer is not the API's body as it is. */
   const SHAPES: { [K in EndpointName]?: (body: ResponseOf<(typeof ENDPOINTS)[K]>) => object } = {
