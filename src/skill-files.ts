@@ -144,3 +144,26 @@ export function skillFileUrlPath(owner: string, repo: string, path: string): str
 export function comparePaths(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/** What a bytes path of the static tree names: a skill's file (`file` set) or its archive. */
+export interface BytesTarget {
+  owner: string;
+  repo: string;
+  file?: string;
+}
+
+/**
+ * The skill file or archive a static-tree path names (`api/v1/skills/<o>/<r>/files/<path>` or
+ * `…/archive.tar.gz`), or undefined for any other path. Owner and repository follow the
+ * identifier rules, the file path `filePathProblem`: a bytes path can never leave its folder.
+ */
+export function parseBytesPath(path: string, ownerRe: RegExp, repoRe: RegExp): BytesTarget | undefined {
+  const prefix = `${API_PREFIX}/skills/`;
+  if (!path.startsWith(prefix)) return undefined;
+  const [owner, repo, kind, ...rest] = path.slice(prefix.length).split('/');
+  if (owner === undefined || repo === undefined || !ownerRe.test(owner) || !repoRe.test(repo)) return undefined;
+  if (kind === ARCHIVE_NAME && rest.length === 0) return { owner, repo };
+  if (kind !== FILES_DIR || rest.length === 0) return undefined;
+  const file = rest.join('/');
+  return filePathProblem(file) === undefined ? { owner, repo, file } : undefined;
+}

@@ -21,8 +21,8 @@ import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { addVary, cacheControlFor, etagMatches, notModified, withCaching } from '../http-cache.ts';
 import { cachedLoader } from '../loader.ts';
-import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
-import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
+import { MAX_URL_BYTES, isHandlerPath, parseRoute } from '../route.ts';
+import { assetsBytesLoader, assetsLoader, type AssetsBinding } from './assets-loader.ts';
 
 /** The Worker's bindings (wrangler.toml `[assets] binding = "ASSETS"`). */
 export interface Env {
@@ -60,7 +60,7 @@ function apiHandler(env: Env): Handler {
   if (handler === undefined) {
     // workerd refuses a request waiting on another request's I/O: caches keep settled answers only.
     const loader = cachedLoader(assetsLoader(env.ASSETS), { maxEntries: CACHE_ENTRIES, inFlight: 'settled' });
-    handler = withCaching(createHandler(loader, { inFlight: 'settled', onError: (error, request) => console.error(`500 on ${request.url}:`, error) }));
+    handler = withCaching(createHandler(loader, { inFlight: 'settled', bytes: assetsBytesLoader(env.ASSETS), onError: (error, request) => console.error(`500 on ${request.url}:`, error) }));
     handlers.set(env.ASSETS, handler);
   }
   return handler;
@@ -104,7 +104,8 @@ async function answer(request: Request, env: Env): Promise<Response> {
   }
   if (!readable) await discardBody(request);
   const api = isHandlerPath(url.pathname);
-  if (api && !(readable && url.pathname.endsWith('.json'))) return apiHandler(env)(request);
+  // A skill's own `.json` file is the handler's too (src/files.ts), as on the Node server.
+  if (api && !(readable && url.pathname.endsWith('.json') && parseRoute(url.pathname)?.kind !== 'skill-file')) return apiHandler(env)(request);
   if (!readable) {
     return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
   }

@@ -14,8 +14,8 @@ import { AnswerMemo } from '../answer-memo.ts';
 import { cacheControlFor, withCaching } from '../http-cache.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { cachedLoader } from '../loader.ts';
-import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
-import { fsLoader } from './fs-loader.ts';
+import { MAX_URL_BYTES, isHandlerPath, parseRoute } from '../route.ts';
+import { fsBytesLoader, fsLoader } from './fs-loader.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './rate-limit.ts';
 import { errorReply, replyFromResponse, send, SharedGzip, type Reply } from './reply.ts';
 import { staticReply } from './static-files.ts';
@@ -77,6 +77,7 @@ export interface RunningServer {
 /** The runtime handler over the build output `dir`, its files kept parsed in memory, errors logged to stderr. */
 export function createDirHandler(dir: string): Handler {
   return createHandler(cachedLoader(fsLoader(dir), { maxEntries: CACHE_ENTRIES }), {
+    bytes: fsBytesLoader(dir),
     onError: (error, request) => console.error(`500 on ${request.url}:`, error),
   });
 }
@@ -122,7 +123,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // static host. No canonical URL names an existing `.json` file (files live at least one
     // segment deeper than `:owner/:repo`, or under `_`-names no owner can take), so a `.json`
     // path that is not a file falls through to the handler unchanged.
-    if (api && read && url.pathname.endsWith('.json')) {
+    // A skill's own `.json` file is answered by the handler, with the headers of every skill file.
+    if (api && read && url.pathname.endsWith('.json') && parseRoute(url.pathname)?.kind !== 'skill-file') {
       const file = await staticReply(options.dir, url.pathname, req);
       if (file !== undefined) return limited(file);
     }
