@@ -58,6 +58,9 @@ export function readSkillFolder(root: string, dir: string): SkillFolder {
     for (const entry of entries) {
       const contentPath = relative === '' ? entry.name : `${relative}/${entry.name}`;
       if (entry.name === '.git') continue;
+      // The content format's metadata (and the `.claude-plugin` folder holding one of it): read,
+      // and its problems reported, by the load itself.
+      if (skillPathOf(contentPath) === undefined || (contentPath === '.claude-plugin' && !entry.isDirectory())) continue;
       if (entry.isSymbolicLink()) {
         problem(contentPath, 'is a symbolic link, not followed');
         continue;
@@ -70,8 +73,7 @@ export function readSkillFolder(root: string, dir: string): SkillFolder {
         problem(contentPath, 'is not a regular file');
         continue;
       }
-      const path = skillPathOf(contentPath);
-      if (path === undefined) continue; // the content format's metadata
+      const path = skillPathOf(contentPath)!;
       if (contentPathOf(path) !== contentPath) {
         problem(contentPath, `is not a name the content format allows beside its reserved files: rename it ${JSON.stringify(contentPathOf(contentPath))}`);
         continue;
