@@ -152,7 +152,9 @@ export function restoreRecord(record: StoredRecord, raw: string, sha: string, si
     platforms: record.platforms,
     installCommands: record.installCommands,
     hasIndex: record.hasIndex,
+    ...(record.source === undefined ? {} : { source: record.source }),
     stats: record.stats,
+    ...(record.files === undefined ? {} : { files: record.files }),
   };
 }
 

@@ -69,8 +69,11 @@ export async function writeBundle(treeDir: string, file: string, options: WriteB
 
 /** The bundle of an in-memory tree (path → JSON), e.g. a build emitted into a `Map`. */
 export function encodeBundle(files: ReadonlyMap<string, unknown>): Uint8Array {
-  const paths = orderPaths([...files.keys()]);
-  const text = bundleHeaderLine(paths.length) + paths.map((path) => bundleFileLine(path, files.get(path))).join('');
+  // The same files `writeBundle` takes from a tree: the discovery indexes are for static hosts.
+  const paths = orderPaths([...files.keys()].filter((path) => !path.startsWith('skills/')));
+  const text =
+    bundleHeaderLine(paths.length) +
+    paths.map((path) => (isBytesPath(path) && files.get(path) instanceof Uint8Array ? bundleBytesLine(path, files.get(path) as Uint8Array) : bundleFileLine(path, files.get(path)))).join('');
   const gzip = gzipSync(text, GZIP);
   gzip[9] = UNKNOWN_OS;
   return gzip;
