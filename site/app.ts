@@ -741,9 +741,8 @@ function skillFilesPanel(skill: SkillDetail): HTMLElement {
 /** Relative links of the rendered SKILL.md that name a file of the skill open that file in the files panel. */
 function linkSiblingFiles(rendered: HTMLElement, skill: SkillDetail, panel: HTMLElement): void {
   const paths = new Set((skill.files ?? []).map((f) => f.path));
-  for (const link of rendered.querySelectorAll('a[href]')) {
-    const href = link.getAttribute('href') ?? '';
-    if (/^[a-z][a-z0-9+.-]*:|^[/#?]/i.test(href)) continue;
+  for (const link of rendered.querySelectorAll('a[data-href]')) {
+    const href = link.getAttribute('data-href') ?? '';
     let path: string;
     try {
       path = decodeURIComponent(href.replace(/^\.\//, '').split(/[?#]/)[0]!);
