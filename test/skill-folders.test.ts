@@ -12,6 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError, runBuild } from '../build/build.ts';
 import { runImport, type ImportReport } from '../build/import/run.ts';
 import { discoveryName, discoveryNames } from '../build/skill-output.ts';
+import { writeBundle } from '../build/bundle.ts';
+import { createClient } from '../src/client.ts';
+import { readBundleFile } from '../src/node/bundle-file.ts';
+import { fsBytesLoader, fsLoader } from '../src/node/fs-loader.ts';
 import { startServer, type RunningServer } from '../src/node/server.ts';
 import { contentPathOf, filePathProblem, skillPathOf } from '../src/skill-files.ts';
 import { gitFixture, skillMd, tempFolder } from './helpers/git-fixture.ts';
@@ -187,6 +191,26 @@ describe('the build and the server: files, archive, discovery', () => {
         const bytes = new Uint8Array(await (await fetch(new URL(entry.url, url(index)))).arrayBuffer());
         expect(`sha256:${sha(bytes)}`, entry.url).toBe(entry.digest);
       }
+    }
+  });
+});
+
+describe('the typed client: getSkillFile and getSkillArchive', () => {
+  it('answers the same bytes from a server, from a bundle and from the tree on disk', async () => {
+    const bundleFile = join(base, 'skills.bundle');
+    await writeBundle(join(base, 'out'), bundleFile);
+    const clients = [
+      createClient({ baseUrl: server.url }),
+      createClient({ bundle: await readBundleFile(bundleFile) }),
+      createClient({ loader: fsLoader(join(base, 'out')), bytes: fsBytesLoader(join(base, 'out')) }),
+    ];
+    for (const client of clients) {
+      const detail = (await client.getSkill('acme', 'pdf')).data;
+      expect(Buffer.compare(Buffer.from(await client.getSkillFile('acme', 'pdf', 'assets/logo.bin')), BINARY)).toBe(0);
+      expect(new TextDecoder().decode(await client.getSkillFile('ACME', 'PDF', 'skill.json'))).toBe('{"own":"skill.json of the skill"}\n');
+      expect(sha(await client.getSkillArchive('acme', 'pdf'))).toBe(detail.archive!.sha256);
+      await expect(client.getSkillFile('acme', 'pdf', '../index.json')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(client.getSkillFile('acme', 'pdf', 'no-such.md')).rejects.toMatchObject({ code: 'NOT_FOUND', status: 404 });
     }
   });
 });
