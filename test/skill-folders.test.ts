@@ -144,6 +144,35 @@ describe('skills-api import keeps the whole folder', () => {
   });
 });
 
+describe('a later import follows the folder', () => {
+  it('a file deleted upstream is removed, a changed one rewritten, an executable bit dropped', async () => {
+    const repo = await gitFixture(base, 'moving', 'https://github.com/mover/skills.git');
+    await repo.commit('2025-01-01T10:00:00Z', {
+      'skills/tool/SKILL.md': skillMd('tool', 'A tool.'),
+      'skills/tool/a.md': 'a\n',
+      'skills/tool/docs/b.md': 'b\n',
+      'skills/tool/run.sh': 'echo run\n',
+    });
+    await fs.chmod(join(repo.dir, 'skills/tool/run.sh'), 0o755);
+    await repo.commit('2025-01-02T10:00:00Z', {});
+    const out = join(base, 'moving-content');
+    const run = () => runImport({ sources: [{ url: repo.dir }], out, cacheDir: join(base, 'moving-cache'), meta: { kind: 'none' }, today: '2025-01-03' });
+    await run();
+    const folder = join(out, 'skills', 'mover', 'tool');
+    expect((await fs.stat(join(folder, 'run.sh'))).mode & 0o777).toBe(0o755);
+    await repo.commit('2025-01-04T10:00:00Z', { 'skills/tool/docs/b.md': null, 'skills/tool/a.md': 'a, changed\n' });
+    await fs.chmod(join(repo.dir, 'skills/tool/run.sh'), 0o644);
+    await repo.commit('2025-01-05T10:00:00Z', {});
+    const again = await run();
+    expect(again.counts.changed).toBe(1);
+    expect([...(await readTree(folder)).keys()].sort()).toEqual(['SKILL.md', 'a.md', 'run.sh', 'skill.json']);
+    expect(await fs.readFile(join(folder, 'a.md'), 'utf8')).toBe('a, changed\n');
+    expect((await fs.stat(join(folder, 'run.sh'))).mode & 0o777).toBe(0o644);
+    const third = await run();
+    expect(third.counts.unchanged).toBe(1);
+  });
+});
+
 describe('the build and the server: files, archive, discovery', () => {
   const url = (path: string) => `${server.url}${path}`;
 
