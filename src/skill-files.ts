@@ -85,7 +85,10 @@ export function filePathKey(path: string): string {
  */
 export const RESERVED_PATHS = ['skill.json', 'stats.json', '.claude-plugin/marketplace.json'] as const;
 
-/** `[folder, name]` of a reserved path whose last segment `_*<name>` (any case) matches `path`. */
+/**
+ * Whether `path` is a reserved path with any number of `_` before its last segment, in any case
+ * (`skill.json`, `__Skill.json`, `.claude-plugin/_marketplace.json`).
+ */
 function reservedMatch(path: string): boolean {
   const slash = path.lastIndexOf('/');
   const dir = path.slice(0, slash + 1);
