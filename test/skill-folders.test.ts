@@ -48,8 +48,8 @@ beforeAll(async () => {
     'skills/pdf/back\\slash.md': 'backslash\n',
     'skills/pdf/Notes.md': 'upper\n',
     'skills/pdf/notes.md': 'lower\n',
-    // A SKILL.md in a subfolder no layout finds is part of this skill's folder.
-    'skills/pdf/inner/SKILL.md': skillMd('inner', 'Not found as a skill of its own.'),
+    // A nested SKILL.md with a name of its own is a skill of its own, and stays in this folder too.
+    'skills/pdf/inner/SKILL.md': skillMd('inner', 'A nested skill of its own.'),
     'skills/single/SKILL.md': skillMd('single', 'A skill of one file.'),
     // Past the limit of 500 files: SKILL.md and the first 499 files by path are kept.
     'skills/many/SKILL.md': skillMd('many', 'A skill with too many files.'),
@@ -214,7 +214,7 @@ describe('the build and the server: files, archive, discovery', () => {
     expect(one.$schema).toBe('https://schemas.agentskills.io/discovery/0.2.0/schema.json');
     expect(one.skills).toEqual([{ name: 'pdf', description: 'Extract text and tables from PDF files.', type: 'archive', url: '../../../../../api/v1/skills/acme/pdf/archive.tar.gz', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }]);
     const owner = (await (await fetch(url('/skills/acme/.well-known/agent-skills/index.json'))).json()) as typeof one;
-    expect(owner.skills.map((s) => [s.name, s.type])).toEqual([['many', 'archive'], ['pdf', 'archive'], ['single', 'skill-md']]);
+    expect(owner.skills.map((s) => [s.name, s.type])).toEqual([['inner', 'skill-md'], ['many', 'archive'], ['pdf', 'archive'], ['single', 'skill-md']]);
     for (const [index, entries] of [['/skills/acme/pdf/.well-known/agent-skills/index.json', one.skills], ['/skills/acme/.well-known/agent-skills/index.json', owner.skills]] as const) {
       for (const entry of entries) {
         const bytes = new Uint8Array(await (await fetch(new URL(entry.url, url(index)))).arrayBuffer());
