@@ -142,7 +142,7 @@ function endpoints(): Endpoint[] {
 /** The schema of a success body: a named component, or bytes of a media type. */
 function successContent(response: ResponseSpec): Record<string, unknown> {
   if (typeof response === 'string') return json(ref(response));
-  return { [response.media]: { schema: { type: 'string', contentMediaType: response.media, description: response.description } } };
+  return { [response.media]: { schema: { description: response.description } } };
 }
 
 /** Defaults of each query parameter, from the table. */

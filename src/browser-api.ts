@@ -5,7 +5,7 @@
  */
 import { createHandler, type Handler } from './handler.ts';
 import { withHostPolicy } from './host-policy.ts';
-import { cachedLoader, fetchLoader } from './loader.ts';
+import { cachedLoader, fetchBytesLoader, fetchLoader } from './loader.ts';
 import { MANIFEST_PATH } from './paths.ts';
 import { isHandlerPath, matchRoute, normalizeBasePath } from './route.ts';
 
@@ -58,6 +58,7 @@ export function createBrowserHandler(siteUrl: string | URL, fetchImpl: typeof fe
     fetchImpl(input, String(input) === manifestUrl ? { ...init, cache: 'no-cache' } : init);
   const handler = createHandler(cachedLoader(fetchLoader(site, revalidating), { maxEntries: CACHE_ENTRIES }), {
     basePath: site.pathname,
+    bytes: fetchBytesLoader(site, fetchImpl),
     onError: (error, request) => console.error(`skills API: 500 on ${request.url}`, error),
   });
   // The host policy of every host (src/host-policy.ts); the browser's HTTP cache is the page's own.

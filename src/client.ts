@@ -17,7 +17,7 @@ import { endpointList, type ENDPOINTS, type Endpoint, type PathNames } from './e
 import { ApiError, type ErrorCode } from './errors.ts';
 import type { Bundle, BundleSource } from './bundle.ts';
 import type { Handler } from './handler.ts';
-import type { Loader } from './loader.ts';
+import type { BytesLoader, Loader } from './loader.ts';
 import type { ParamsOf, QuerySpec } from './param-spec.ts';
 import type * as S from './schemas.ts';
 
@@ -39,7 +39,7 @@ export type ClientOptions =
   | { baseUrl: string | URL; fetch?: typeof fetch }
   | { staticBaseUrl: string | URL; fetch?: typeof fetch }
   | { bundle: BundleSource | Bundle }
-  | { loader: Loader };
+  | { loader: Loader; bytes?: BytesLoader };
 
 /** The success body of an endpoint: its response schema's type, or the bytes of a route answering another media type. */
 export type ResponseOf<E> = E extends { response: infer R } ? (R extends keyof typeof S ? z.infer<(typeof S)[R]> : Uint8Array) : never;
@@ -115,7 +115,8 @@ function transport(options: ClientOptions): (path: string, init?: RequestInit) =
   let handler: Promise<Handler> | undefined;
   const makeHandler = async (): Promise<Handler> => {
     const [{ createHandler }, { cachedLoader }] = await Promise.all([import('./handler.ts'), import('./loader.ts')]);
-    return createHandler(cachedLoader(await localLoader(options), { maxEntries: CACHE_ENTRIES }));
+    const { loader, bytes } = await localLoader(options);
+    return createHandler(cachedLoader(loader, { maxEntries: CACHE_ENTRIES }), bytes === undefined ? {} : { bytes });
   };
   return async (path, init) => {
     // A failed setup (an unreadable bundle) is retried by the next call, not remembered.
@@ -127,16 +128,19 @@ function transport(options: ClientOptions): (path: string, init?: RequestInit) =
   };
 }
 
-async function localLoader(options: ClientOptions): Promise<Loader> {
-  if ('loader' in options) return options.loader;
+/** The JSON loader of a local source, and its bytes loader for skill files and archives. */
+async function localLoader(options: ClientOptions): Promise<{ loader: Loader; bytes?: BytesLoader }> {
+  if ('loader' in options) return options.bytes === undefined ? { loader: options.loader } : { loader: options.loader, bytes: options.bytes };
   if ('staticBaseUrl' in options) {
-    const { fetchLoader } = await import('./loader.ts');
-    return fetchLoader(directoryUrl(options.staticBaseUrl), options.fetch ?? globalThis.fetch);
+    const { fetchBytesLoader, fetchLoader } = await import('./loader.ts');
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    return { loader: fetchLoader(directoryUrl(options.staticBaseUrl), fetchImpl), bytes: fetchBytesLoader(directoryUrl(options.staticBaseUrl), fetchImpl) };
   }
   if (!('bundle' in options)) throw new TypeError('createClient: no source');
-  const { bundleLoader, readBundle } = await import('./bundle.ts');
+  const { bundleBytesLoader, bundleLoader, readBundle } = await import('./bundle.ts');
   const source = options.bundle;
-  return bundleLoader(isBundle(source) ? source : await readBundle(source));
+  const bundle = isBundle(source) ? source : await readBundle(source);
+  return { loader: bundleLoader(bundle), bytes: bundleBytesLoader(bundle) };
 }
 
 function isBundle(value: BundleSource | Bundle): value is Bundle {

@@ -21,6 +21,7 @@ import type { Loader } from './loader.ts';
 import type { Manifest } from './manifest.ts';
 import { CHANGE_CURSOR_RE, START_CURSOR, cursorPosition } from './change-cursor.ts';
 import { readQuery, type PathParam, type QuerySpec, type ValuesOf } from './param-spec.ts';
+import { filePathProblem, skillArchivePath, skillFilePath } from './skill-files.ts';
 import {
   DEFAULT_LOCALE,
   DEFAULT_ORDER,
@@ -59,7 +60,9 @@ export const AUTOCOMPLETE_MAX = 20;
 /** The answer of an endpoint: a JSON body, or bytes of another media type; extra headers either way. */
 export type Reply =
   | { json: unknown; headers?: Record<string, string> }
-  | { body: Uint8Array<ArrayBuffer> | string | ReadableStream<Uint8Array<ArrayBuffer>>; type: string; headers?: Record<string, string> };
+  | { body: Uint8Array<ArrayBuffer> | string | ReadableStream<Uint8Array<ArrayBuffer>>; type: string; headers?: Record<string, string> }
+  /** A response the answer made whole (its headers, HEAD included). */
+  | Response;
 
 /** The names of a path pattern's parameters, in order (`/a/:x/b/*y` → `['x', 'y']`). */
 export type PathNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
@@ -281,6 +284,42 @@ export const ENDPOINTS = {
         'One skill by owner and repo (its id is "owner/repo"): full description, Markdown instructions, license, author, categories, platforms, install commands and, for imported skills, its source repository.',
     },
     staticFile: (path) => skillFile(path, 'detail'),
+  }),
+  getSkillFile: endpoint({
+    path: '/api/v1/skills/:owner/:repo/files/*path',
+    pathParams: {
+      owner,
+      repo,
+      path: {
+        kind: 'text',
+        // Each segment decoded once: a decoded `/` would join two segments into one file name.
+        pattern: /^[^/]+$/,
+        rest: true,
+        valid: (path) => filePathProblem(path) === undefined,
+        required: true,
+        description: "the file path as the detail's `files` lists it; `/` separates folders, each segment percent-encoded",
+      },
+    },
+    query: {},
+    answer: async () => (await import('./files.ts')).skillFile,
+    response: { media: '*/*', description: 'the bytes of the file' },
+    errors: ['NOT_FOUND'],
+    summary: 'Get one file of a skill',
+    description:
+      "The raw bytes of one file of the skill's folder (`path` as the detail's `files` lists it), with its media type, an ETag from its SHA-256, " +
+      'and `Content-Security-Policy: sandbox`. A static file at the same path. `..`, encoded separators, NUL and double encoding are NOT_FOUND.',
+    staticFile: (path) => skillFilePath(path.owner, path.repo, path.path),
+  }),
+  getSkillArchive: endpoint({
+    path: '/api/v1/skills/:owner/:repo/archive.tar.gz',
+    pathParams: { owner, repo },
+    query: {},
+    answer: async () => (await import('./files.ts')).skillArchive,
+    response: { media: 'application/gzip', description: 'the bytes of the file' },
+    errors: ['NOT_FOUND'],
+    summary: 'Get the skill folder as a .tar.gz',
+    description: "Every file of the skill's folder as a deterministic ustar `.tar.gz` (sorted entries, time 0, owner 0, modes 0644/0755); size and SHA-256 in the detail's `archive`.",
+    staticFile: (path) => skillArchivePath(path.owner, path.repo),
   }),
   getSkillContent: endpoint({
     path: '/api/v1/skills/:owner/:repo/content',

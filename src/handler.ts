@@ -7,7 +7,7 @@ import type { Answer, AnyEndpoint, Reply } from './endpoints.ts';
 import { ApiError, isApiError } from './errors.ts';
 import { JSON_HEADERS, jsonError, methodNotAllowed } from './host-policy.ts';
 import { keepLoad, type InFlight } from './in-flight.ts';
-import type { Loader } from './loader.ts';
+import type { BytesLoader, Loader } from './loader.ts';
 import { checkManifest, type Manifest } from './manifest.ts';
 import { readQuery } from './param-spec.ts';
 import { quote } from './params.ts';
@@ -31,6 +31,11 @@ export interface HandlerOptions {
    * `shared` (default) or `settled` for hosts that isolate requests, such as workerd (src/in-flight.ts).
    */
   inFlight?: InFlight;
+  /**
+   * Reads the bytes of skill files and archives (src/files.ts). Without it those routes answer
+   * NOT_FOUND; every host of a build passes one.
+   */
+  bytes?: BytesLoader;
 }
 
 /**
@@ -102,6 +107,7 @@ export function createHandler(loader: Loader, options: HandlerOptions = {}): Han
 
 /** The 200 response of an answer: JSON with the API's headers, or bytes of their media type. */
 function respond(reply: Reply, head: boolean): Response {
+  if (reply instanceof Response) return reply;
   if ('json' in reply) return new Response(head ? null : JSON.stringify(reply.json), { status: 200, headers: { ...JSON_HEADERS, ...reply.headers } });
   return new Response(head ? null : reply.body, { status: 200, headers: { ...JSON_HEADERS, 'content-type': reply.type, ...reply.headers } });
 }

@@ -80,6 +80,8 @@ export interface PathParam extends TextParam {
   readonly pattern: RegExp;
   readonly required: true;
   readonly rest?: boolean;
+  /** A check of the whole decoded value (a rest path), beyond each segment's `pattern`. */
+  readonly valid?: (value: string) => boolean;
 }
 
 /** The TypeScript type of a parameter's value. */

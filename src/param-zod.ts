@@ -29,7 +29,8 @@ export function zodParam(param: Param, view: ParamView = 'input'): z.ZodType {
       break;
     case 'text': {
       let text = z.string();
-      if (param.pattern !== undefined) text = text.regex(param.pattern);
+      // A rest path's pattern is its segments', not the whole value's.
+      if (param.pattern !== undefined && !('rest' in param && param.rest === true)) text = text.regex(param.pattern);
       if (param.maxLength !== undefined) text = text.max(param.maxLength);
       if (extra?.minLength !== undefined) text = text.min(extra.minLength);
       schema = text;

@@ -25,7 +25,7 @@ export function normalizeBasePath(basePath = '/'): string {
 }
 
 /** One segment of a pattern: a literal, a `:name` parameter or a last `*name` rest. */
-type Part = { literal: string } | { name: string; pattern: RegExp; rest: boolean };
+type Part = { literal: string } | { name: string; pattern: RegExp; rest: boolean; valid?: ((value: string) => boolean) | undefined };
 
 type Route = { name: EndpointName; endpoint: AnyEndpoint; parts: Part[] };
 
@@ -40,7 +40,8 @@ function splitPattern(path: string, params: Readonly<Record<string, PathParam>>)
     .split('/')
     .map((part): Part => {
       if (part[0] !== ':' && part[0] !== '*') return { literal: part };
-      return { name: part.slice(1), pattern: params[part.slice(1)]!.pattern, rest: part[0] === '*' };
+      const param = params[part.slice(1)]!;
+      return { name: part.slice(1), pattern: param.pattern, rest: part[0] === '*', valid: param.valid };
     });
 }
 
@@ -79,7 +80,9 @@ function matchParts(parts: readonly Part[], segments: readonly string[]): Record
     }
     const values = (part.rest ? segments.slice(i) : [segments[i]!]).map((raw) => segment(raw, part.pattern));
     if (values.includes(null)) return null;
-    path[part.name] = values.join('/');
+    const value = values.join('/');
+    if (part.valid !== undefined && !part.valid(value)) return null;
+    path[part.name] = value;
   }
   return path;
 }

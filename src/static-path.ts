@@ -16,6 +16,8 @@ import { matchRoute } from './route.ts';
  *
  * Mapping (defaults `page=1`, `sort=stars`, `order=desc`, `locale=en`):
  * - `/api/v1/skills/:owner/:repo[/content|/stats]` → `api/v1/skills/:owner/:repo/{index,content,stats}.json`
+ * - `/api/v1/skills/:owner/:repo/files/<path>` and `…/archive.tar.gz` → the file at the same path
+ *   (its bytes are the answer, not JSON; the path decoded)
  * - `/api/v1/skills?sort&order&page` → `api/v1/skills/_list/all/<sort>-<order>/<page>.json`
  * - `/api/v1/skills?sort&order=desc&page&category|platform` → `api/v1/skills/_list/<list>/<sort>-desc/<page>.json`
  * - `/api/v1/categories/:slug/skills?…` → the `category=:slug` list page

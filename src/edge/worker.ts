@@ -24,9 +24,9 @@ import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { jsonError, refusal, requestLine, withHostPolicy } from '../host-policy.ts';
 import { addVary, cacheControlFor, etagMatches, notModified } from '../http-cache.ts';
-import { cachedLoader, type Loader } from '../loader.ts';
-import { isHandlerPath } from '../route.ts';
-import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
+import { cachedLoader, type BytesLoader, type Loader } from '../loader.ts';
+import { isHandlerPath, matchRoute } from '../route.ts';
+import { assetsBytesLoader, assetsLoader, type AssetsBinding } from './assets-loader.ts';
 import { r2Files, r2Handler, type R2BucketLike } from './r2-loader.ts';
 
 /**
@@ -59,21 +59,22 @@ const MAX_DISCARD = 64 * 1024;
 /** One handler per assets binding, so its file cache lives as long as the isolate. */
 const handlers = new WeakMap<AssetsBinding, Handler>();
 
-/** The runtime handler over `loader`, with the isolate's file cache and the caching headers. */
-function handlerOver(loader: Loader): Handler {
+/** The runtime handler over `loader` and `bytes`, with the isolate's file cache and the caching headers. */
+function handlerOver(loader: Loader, bytes: BytesLoader): Handler {
   // workerd refuses a request waiting on another request's I/O: caches keep settled answers only.
   const cached = cachedLoader(loader, { maxEntries: CACHE_ENTRIES, inFlight: 'settled' });
-  return withHostPolicy(createHandler(cached, { inFlight: 'settled', onError: (error, request) => console.error(`500 on ${request.url}:`, error) }), { caching: {} });
+  return withHostPolicy(createHandler(cached, { inFlight: 'settled', bytes, onError: (error, request) => console.error(`500 on ${request.url}:`, error) }), { caching: {} });
 }
 
 async function apiHandler(env: Env): Promise<Handler> {
   if (env.TREE !== undefined) {
     const refresh = Number(env.TREE_REFRESH_SECONDS ?? TREE_REFRESH_SECONDS);
-    return r2Handler(env.TREE, env.TREE_PREFIX ?? '', Number.isFinite(refresh) && refresh >= 0 ? refresh : TREE_REFRESH_SECONDS, handlerOver);
+    const bytes = assetsBytesLoader(files(env));
+    return r2Handler(env.TREE, env.TREE_PREFIX ?? '', Number.isFinite(refresh) && refresh >= 0 ? refresh : TREE_REFRESH_SECONDS, (loader) => handlerOver(loader, bytes));
   }
   const assets = files(env);
   let handler = handlers.get(assets);
-  if (handler === undefined) handlers.set(assets, (handler = handlerOver(assetsLoader(assets))));
+  if (handler === undefined) handlers.set(assets, (handler = handlerOver(assetsLoader(assets), assetsBytesLoader(assets))));
   return handler;
 }
 
@@ -118,7 +119,8 @@ function encodable(response: Response): Response {
 async function answer(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
   const api = isHandlerPath(url.pathname);
-  if (api && !url.pathname.endsWith('.json')) return (await apiHandler(env))(request);
+  // A skill's own `.json` file is the handler's too (src/files.ts), as on the Node server.
+  if (api && !(url.pathname.endsWith('.json') && matchRoute(url.pathname)?.name !== 'getSkillFile')) return (await apiHandler(env))(request);
   const file = await files(env).fetch(request);
   if (file.status === 404) {
     await file.body?.cancel();
