@@ -10,6 +10,8 @@
  * - **Resources**: `skill://{owner}/{repo}/SKILL.md` (a template: the raw SKILL.md of any skill)
  *   and `skills-directory://categories` (the category tree as JSON).
  * - **Prompts**: `find_skill_for_task`.
+ * - **Skills**: the MCP Skills Extension (SEP-2640): `skills/list`, `skills/get`, every file of a
+ *   skill as a `skill://` resource, `resources/directory/read` (src/node/mcp-skills.ts).
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -30,6 +32,7 @@ import {
   type SearchResponse as SearchBody,
 } from '../schemas.ts';
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList } from './cli-output.ts';
+import { registerSkillsExtension } from './mcp-skills.ts';
 import { count, oneLine, sanitize, styleFor } from './terminal-text.ts';
 
 /** Name the server reports to clients. */
@@ -202,6 +205,7 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
     { title: 'Categories', description: 'The category tree of the directory (JSON)', mimeType: 'application/json' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify((await client.listCategories()).data) }] }),
   );
+  registerSkillsExtension(server, client, source);
 
   server.registerPrompt(
     'find_skill_for_task',
