@@ -8,6 +8,7 @@ import { STATUS_CODES, createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { createClient } from '../client.ts';
 import { ApiError } from '../errors.ts';
 import { isSearchRequest, limitSearches, Turns, type SearchLimitOptions } from '../fair.ts';
 import { AnswerMemo } from '../answer-memo.ts';
@@ -16,6 +17,7 @@ import { createHandler, type Handler } from '../handler.ts';
 import { cachedLoader } from '../loader.ts';
 import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
 import { fsLoader } from './fs-loader.ts';
+import type { McpHttpHandler } from './mcp-http.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './rate-limit.ts';
 import { errorReply, replyFromResponse, send, SharedGzip, type Reply } from './reply.ts';
 import { staticReply } from './static-files.ts';
@@ -37,6 +39,14 @@ const CACHE_ENTRIES = 2000;
 /** Answer to a CORS preflight: any origin may GET with any request header, for a day. */
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'GET, HEAD',
+  'access-control-allow-headers': '*',
+  'access-control-max-age': '86400',
+};
+/** Where the server answers MCP over Streamable HTTP (src/node/mcp-http.ts). */
+export const MCP_PATH = '/mcp';
+/** Answer to a CORS preflight for `/mcp`: any origin may POST JSON-RPC with the MCP headers. */
+const MCP_PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': 'POST, OPTIONS',
   'access-control-allow-headers': '*',
   'access-control-max-age': '86400',
 };
@@ -93,6 +103,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // An answer is gzipped once for every connection asking for it (src/node/reply.ts).
   const shared = new SharedGzip();
 
+  // MCP answers through the same handler (caching, search limits) as the API; the SDK, an
+  // optional peer dependency, is loaded when `/mcp` is first asked.
+  let mcpHttp: Promise<McpHttpHandler | string> | undefined;
+  const answerMcp = async (req: IncomingMessage, url: URL): Promise<Reply> => {
+    mcpHttp ??= loadMcpHttp((request) => handler(request));
+    const mcpHandler = await mcpHttp;
+    if (typeof mcpHandler === 'string') return errorReply(new ApiError('SERVER_ERROR', mcpHandler, { status: 501 }), { 'cache-control': 'no-store' });
+    const reply = await replyFromResponse(await mcpHandler(toRequest(req, url)));
+    return { ...reply, headers: { ...reply.headers, 'cache-control': 'no-store' } };
+  };
+
   const answer = async (req: IncomingMessage): Promise<Reply> => {
     const target = req.url ?? '/';
     if (Buffer.byteLength(target) > MAX_URL_BYTES) {
@@ -105,8 +126,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return errorReply(new ApiError('INVALID_PARAMS', 'The request URL is malformed', { status: 400 }));
     }
     const api = isHandlerPath(url.pathname);
-    // While limiting, every API answer says where the client stands (X-RateLimit-*).
-    const decision = api && limit !== undefined ? limit(req.socket.remoteAddress ?? '') : undefined;
+    const mcp = url.pathname === MCP_PATH;
+    // While limiting, every API answer says where the client stands (X-RateLimit-*); an MCP request counts as one.
+    const decision = (api || mcp) && limit !== undefined ? limit(req.socket.remoteAddress ?? '') : undefined;
     const limited = (reply: Reply): Reply =>
       decision === undefined ? reply : { ...reply, headers: { ...reply.headers, ...rateLimitHeaders(decision) } };
     if (decision?.allowed === false) {
@@ -115,8 +137,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const method = req.method ?? 'GET';
     // A browser asks before a cross-origin request with headers of its own (`If-None-Match`).
     if (method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-      return { status: 204, headers: PREFLIGHT_HEADERS, body: null };
+      return { status: 204, headers: mcp ? MCP_PREFLIGHT_HEADERS : PREFLIGHT_HEADERS, body: null };
     }
+    if (mcp) return limited(await answerMcp(req, url));
     const read = method === 'GET' || method === 'HEAD';
     // The documented `.json` files of the static tree are served as files here too, as on any
     // static host. No canonical URL names an existing `.json` file (files live at least one
@@ -176,6 +199,24 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.closeIdleConnections();
       }),
   };
+}
+
+/**
+ * The `/mcp` handler over `handler`, or why there is none: the message when the MCP SDK is not
+ * installed. `skills-api mcp` says the same when it cannot load it.
+ */
+async function loadMcpHttp(handler: Handler): Promise<McpHttpHandler | string> {
+  const client = createClient({ baseUrl: 'http://localhost/', fetch: async (input, init) => handler(new Request(input, init)) });
+  try {
+    const { createMcpHttpHandler } = await import('./mcp-http.ts');
+    return createMcpHttpHandler(client, 'this server');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes('@modelcontextprotocol/sdk')) {
+      return 'MCP over HTTP needs the MCP SDK, an optional peer dependency of this server: npm install @modelcontextprotocol/sdk';
+    }
+    throw error;
+  }
 }
 
 /** The 405 answer, with `Allow`. */
