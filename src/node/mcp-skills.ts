@@ -104,6 +104,7 @@ export function registerSkillsExtension(server: McpServer, client: SkillsClient,
     }
     // By name, so pages stay put while stars change between builds.
     const list = await viaApi(source, () => client.listSkills({ page, limit: SKILLS_PAGE_SIZE, sort: 'name', order: 'asc' }));
+    if (page > Math.max(1, list.pagination.totalPages)) throw new McpError(ErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}: past the last page`);
     const records = await mapLimited(list.data, PAGE_CONCURRENCY, (s) => viaApi(source, () => loadSkill(client, s.owner, s.repo)));
     const skills = records.filter((r) => r.problem === undefined).map(entryOf);
     return { resultType: 'complete', skills, ...(page < list.pagination.totalPages ? { nextCursor: String(page + 1) } : {}) } as never;

@@ -106,12 +106,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // MCP answers through the same handler (caching, search limits) as the API; the SDK, an
   // optional peer dependency, is loaded when `/mcp` is first asked.
   let mcpHttp: Promise<McpHttpHandler | string> | undefined;
+  const loopbackOnly = isLoopback(options.host);
   const answerMcp = async (req: IncomingMessage, url: URL): Promise<Reply> => {
+    // A server listening on loopback only is a local one: a Host or Origin naming another
+    // machine is a page of another site reaching it through DNS rebinding (the MCP transport's
+    // security rules). Listening on other interfaces, the directory is public, as its API is.
+    if (loopbackOnly && !fromLoopback(req)) {
+      // Read and drop the body, so the connection can carry the next request.
+      req.resume();
+      return { status: 403, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body: Buffer.from(JSON.stringify(FORBIDDEN_ORIGIN)) };
+    }
     mcpHttp ??= loadMcpHttp((request) => handler(request));
     const mcpHandler = await mcpHttp;
     if (typeof mcpHandler === 'string') return errorReply(new ApiError('SERVER_ERROR', mcpHandler, { status: 501 }), { 'cache-control': 'no-store' });
     const reply = await replyFromResponse(await mcpHandler(toRequest(req, url)));
-    return { ...reply, headers: { ...reply.headers, 'cache-control': 'no-store' } };
+    // A body refused before it was read whole (413) leaves the connection unusable: say so.
+    const close: Record<string, string> = req.complete ? {} : { connection: 'close' };
+    return { ...reply, headers: { ...reply.headers, 'cache-control': 'no-store', ...close } };
   };
 
   const answer = async (req: IncomingMessage): Promise<Reply> => {
@@ -217,6 +228,24 @@ async function loadMcpHttp(handler: Handler): Promise<McpHttpHandler | string> {
     }
     throw error;
   }
+}
+
+/** The 403 answer to a request of another site to a loopback server's `/mcp`: a JSON-RPC error without an id. */
+const FORBIDDEN_ORIGIN = { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this MCP server listens on loopback only and answers only Host and Origin headers naming this machine' } };
+
+/** Whether `host` (the `--host` of the server) is a loopback interface only. */
+function isLoopback(host: string | undefined): boolean {
+  return host !== undefined && (host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host));
+}
+
+/** Whether the request's Host and Origin (when given) name this machine (localhost, 127.x, [::1], any port). */
+function fromLoopback(req: IncomingMessage): boolean {
+  const loopbackName = (name: string) => /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d{1,5})?$/i.test(name);
+  if (!loopbackName(req.headers.host ?? '')) return false;
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  const match = /^https?:\/\/([^/]+)$/i.exec(origin);
+  return match !== null && loopbackName(match[1]!);
 }
 
 /** The 405 answer, with `Allow`. */
