@@ -12,7 +12,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { SkillsClient } from '../client.ts';
+import { Turns } from '../fair.ts';
 import { createMcpServer } from './mcp.ts';
+import { SKILL_LOADS_AT_ONCE } from './mcp-skills.ts';
 
 /** Largest JSON-RPC request body read (a request is a few hundred bytes; a batch of them stays far below). */
 export const MAX_MCP_BODY_BYTES = 1024 * 1024;
@@ -28,9 +30,12 @@ export type McpHttpHandler = (request: Request) => Promise<Response>;
  * for errors; `version` is the server version reported to clients (default: this package's).
  */
 export function createMcpHttpHandler(client: SkillsClient, source: string, version = packageVersion()): McpHttpHandler {
+  // One bound for every request's skill descriptions: a batch (up to the SDK's 100 messages) of
+  // skills/list pages, or many requests at once, wait their turn instead of fanning out.
+  const skillLoads = new Turns(SKILL_LOADS_AT_ONCE);
   return async (request) => {
     if (request.method !== 'POST') return methodNotAllowed(request.method);
-    const server = createMcpServer(client, version, source);
+    const server = createMcpServer(client, version, source, skillLoads);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_MCP_BODY_BYTES });
     try {
       await server.connect(transport);

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { parseFrontMatter } from '../../build/front-matter.ts';
 import type { SkillsClient } from '../client.ts';
 import { isApiError } from '../errors.ts';
+import { Turns } from '../fair.ts';
 import type { SkillContent, SkillDetail } from '../schemas.ts';
 
 /** The extension's identifier, the key of `capabilities.extensions`. */
@@ -26,8 +27,8 @@ export const SKILLS_PAGE_SIZE = 50;
 /** The extension's per-skill limits: files (SKILL.md included) and their total bytes. */
 export const MAX_SKILL_FILES = 512;
 export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
-/** Skills described at once while a page is made (each is two API requests). */
-const PAGE_CONCURRENCY = 8;
+/** Skills described at once by one server, whatever asks (each is two API requests). */
+export const SKILL_LOADS_AT_ONCE = 8;
 /** The media type of a directory resource. */
 export const DIRECTORY_MIME = 'inode/directory';
 /** A name the Agent Skills specification accepts: lower-case letters, digits, single inner hyphens, at most 64. */
@@ -91,9 +92,10 @@ export function skillUri(segments: readonly string[]): string {
 
 /**
  * Declare the extension on `server` and answer its methods and resources through `client`.
- * Call before the server connects.
+ * Call before the server connects. `loads` bounds the skills described at once; servers made per
+ * request (MCP over HTTP) share one, so a batch of `skills/list` calls cannot fan out unbounded.
  */
-export function registerSkillsExtension(server: McpServer, client: SkillsClient, source: string): void {
+export function registerSkillsExtension(server: McpServer, client: SkillsClient, source: string, loads = new Turns(SKILL_LOADS_AT_ONCE)): void {
   server.server.registerCapabilities({ extensions: { [SKILLS_EXTENSION]: { directoryRead: true } } });
 
   server.server.setRequestHandler(ListSkillsRequest, async (request) => {
@@ -105,7 +107,7 @@ export function registerSkillsExtension(server: McpServer, client: SkillsClient,
     // By name, so pages stay put while stars change between builds.
     const list = await viaApi(source, () => client.listSkills({ page, limit: SKILLS_PAGE_SIZE, sort: 'name', order: 'asc' }));
     if (page > Math.max(1, list.pagination.totalPages)) throw new McpError(ErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}: past the last page`);
-    const records = await mapLimited(list.data, PAGE_CONCURRENCY, (s) => viaApi(source, () => loadSkill(client, s.owner, s.repo)));
+    const records = await Promise.all(list.data.map((s) => loads.run(() => viaApi(source, () => loadSkill(client, s.owner, s.repo)))));
     const skills = records.filter((r) => r.problem === undefined).map(entryOf);
     return { resultType: 'complete', skills, ...(page < list.pagination.totalPages ? { nextCursor: String(page + 1) } : {}) } as never;
   });
@@ -116,7 +118,7 @@ export function registerSkillsExtension(server: McpServer, client: SkillsClient,
     if (segments === undefined || segments.length < 3 || segments.at(-1) !== 'SKILL.md') {
       throw new McpError(ErrorCode.InvalidParams, `${JSON.stringify(uri)} is not the skill://<skill-path>/SKILL.md URI of a skill`);
     }
-    const record = await findSkill(client, source, segments[0]!, segments[1]!, uri);
+    const record = await loads.run(() => findSkill(client, source, segments[0]!, segments[1]!, uri));
     if (!sameSegments(segments.slice(0, -1), record.root)) {
       throw new McpError(ErrorCode.InvalidParams, `No skill at ${uri}; ${record.owner}/${record.repo} is the skill ${skillUri([...record.root, 'SKILL.md'])}`);
     }
@@ -132,7 +134,7 @@ export function registerSkillsExtension(server: McpServer, client: SkillsClient,
     if (segments === undefined || segments.length < 2) {
       throw new McpError(ErrorCode.InvalidParams, `${JSON.stringify(uri)} is not a skill directory; skills/list enumerates the skills`);
     }
-    const record = await findSkill(client, source, segments[0]!, segments[1]!, uri);
+    const record = await loads.run(() => findSkill(client, source, segments[0]!, segments[1]!, uri));
     const resources = childrenOf(record, segments);
     if (resources === undefined) throw new McpError(ErrorCode.InvalidParams, `${uri} is not a directory of ${record.owner}/${record.repo}`);
     return { resultType: 'complete', resources } as never;
@@ -147,7 +149,7 @@ export function registerSkillsExtension(server: McpServer, client: SkillsClient,
     async (uri, variables) => {
       const segments = parseSkillUri(uri.href);
       if (segments === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found`);
-      const record = await findSkill(client, source, String(variables.owner), String(variables.repo), uri.href);
+      const record = await loads.run(() => findSkill(client, source, String(variables.owner), String(variables.repo), uri.href));
       const path = pathInSkill(record, segments);
       if (path === undefined || !record.files.some((f) => f.path === path)) {
         throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found: ${record.owner}/${record.repo} has no such file`);
@@ -303,18 +305,4 @@ async function viaApi<T>(source: string, request: () => Promise<T>): Promise<T> 
   } catch (error) {
     throw failure(source, error);
   }
-}
-
-/** `map` with at most `limit` calls under way. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -32,6 +32,7 @@ import {
   type SearchResponse as SearchBody,
 } from '../schemas.ts';
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList } from './cli-output.ts';
+import type { Turns } from '../fair.ts';
 import { registerSkillsExtension } from './mcp-skills.ts';
 import { count, oneLine, sanitize, styleFor } from './terminal-text.ts';
 
@@ -51,9 +52,10 @@ const InstallCommand = z.object({
 
 /**
  * An MCP server whose tools answer through `client`. `source` names where the answers come from
- * (a URL, a bundle or a folder), for errors.
+ * (a URL, a bundle or a folder), for errors; `skillLoads`, shared by servers made per request,
+ * bounds the skills they describe at once (src/node/mcp-skills.ts).
  */
-export function createMcpServer(client: SkillsClient, version: string, source = 'the directory'): McpServer {
+export function createMcpServer(client: SkillsClient, version: string, source = 'the directory', skillLoads?: Turns): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version });
   const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
   const call = <T extends object>(request: () => Promise<T>, text: (body: T) => string, shape: (body: T) => object = (b) => b) =>
@@ -205,7 +207,7 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
     { title: 'Categories', description: 'The category tree of the directory (JSON)', mimeType: 'application/json' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify((await client.listCategories()).data) }] }),
   );
-  registerSkillsExtension(server, client, source);
+  registerSkillsExtension(server, client, source, skillLoads);
 
   server.registerPrompt(
     'find_skill_for_task',

@@ -44,6 +44,9 @@ const PREFLIGHT_HEADERS = {
 };
 /** Where the server answers MCP over Streamable HTTP (src/node/mcp-http.ts). */
 export const MCP_PATH = '/mcp';
+/** MCP requests answered at once, and waiting (more are 429): each may describe a page of skills. */
+export const MCP_AT_ONCE = 2;
+export const MCP_WAITING = 64;
 /** Answer to a CORS preflight for `/mcp`: any origin may POST JSON-RPC with the MCP headers. */
 const MCP_PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'POST, OPTIONS',
@@ -106,6 +109,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // MCP answers through the same handler (caching, search limits) as the API; the SDK, an
   // optional peer dependency, is loaded when `/mcp` is first asked.
   let mcpHttp: Promise<McpHttpHandler | string> | undefined;
+  const mcpTurns = new Turns(MCP_AT_ONCE, MCP_WAITING);
   const loopbackOnly = isLoopback(options.host);
   const answerMcp = async (req: IncomingMessage, url: URL): Promise<Reply> => {
     // A server listening on loopback only is a local one: a Host or Origin naming another
@@ -119,7 +123,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     mcpHttp ??= loadMcpHttp((request) => handler(request));
     const mcpHandler = await mcpHttp;
     if (typeof mcpHandler === 'string') return errorReply(new ApiError('SERVER_ERROR', mcpHandler, { status: 501 }), { 'cache-control': 'no-store' });
-    const reply = await replyFromResponse(await mcpHandler(toRequest(req, url)));
+    if (mcpTurns.full) {
+      req.resume();
+      return errorReply(new ApiError('RATE_LIMITED', 'Too many MCP requests at once; retry in 1 s'), { 'retry-after': '1', 'cache-control': 'no-store' });
+    }
+    const reply = await mcpTurns.run(async () => replyFromResponse(await mcpHandler(toRequest(req, url))));
     // A body refused before it was read whole (413) leaves the connection unusable: say so.
     const close: Record<string, string> = req.complete ? {} : { connection: 'close' };
     return { ...reply, headers: { ...reply.headers, 'cache-control': 'no-store', ...close } };
