@@ -124,7 +124,8 @@ function extensionSuite(connect: () => Promise<Client>) {
     const { entries, pages } = await listAll(client);
     expect(pages).toBe(2);
     const generated = Array.from({ length: GENERATED_SKILLS }, (_, i) => `skill://gen/gen-skill-${String(i + 1).padStart(2, '0')}/SKILL.md`);
-    // zed/fancy ("Fancy Name") is no Agent Skills name: left out. acme/pdf-official is named pdf.
+    // zed/fancy ("Fancy Name") is no Agent Skills name and zed/long-description's description is
+    // over 1,024 characters: left out. acme/pdf-official is named pdf.
     expect(entries.map((e) => e.uri).sort()).toEqual([...generated, 'skill://acme/git-workflow/SKILL.md', 'skill://acme/pdf-official/pdf/SKILL.md'].sort());
     for (const entry of entries) {
       expect(entry.uri.split('/').at(-2)).toBe(entry.frontmatter.name);
@@ -132,7 +133,7 @@ function extensionSuite(connect: () => Promise<Client>) {
     }
     const git = entries.find((e) => e.uri === 'skill://acme/git-workflow/SKILL.md')!;
     expect(git.frontmatter).toEqual(frontMatterOf(SKILL_FILES['acme/git-workflow']!['SKILL.md'] as string));
-    expect(git.frontmatter).toEqual({ name: 'git-workflow', description: "Follow the team's Git conventions for branches and commits.", license: 'Apache-2.0', metadata: { version: '2.1.0', tags: ['git', 'commits'] } });
+    expect(git.frontmatter).toEqual({ name: 'git-workflow', description: "Follow the team's Git conventions for branches and commits.", license: 'Apache-2.0', metadata: { version: '2.1.0', tags: ['git', 'commits'], updated: '2025-10-20' } });
     const pdf = entries.find((e) => e.uri === 'skill://acme/pdf-official/pdf/SKILL.md')!;
     expect(pdf.frontmatter).toEqual(frontMatterOf(SKILL_FILES['acme/pdf-official']!['SKILL.md'] as string));
   });
@@ -164,6 +165,7 @@ function extensionSuite(connect: () => Promise<Client>) {
     const get = (uri: string) => rpcError(client.request({ method: 'skills/get', params: { uri } } as never, GetResult));
     expect(await get('skill://acme/nothing/SKILL.md')).toMatchObject({ code: -32602, message: expect.stringContaining('no skill acme/nothing') });
     expect(await get('skill://zed/fancy/SKILL.md')).toMatchObject({ code: -32602, message: expect.stringContaining('"Fancy Name" is not an Agent Skills name') });
+    expect(await get('skill://zed/long-description/SKILL.md')).toMatchObject({ code: -32602, message: expect.stringMatching(/description is 1\d{3} characters; the Agent Skills specification allows 1024$/) });
     expect(await get('skill://acme/pdf-official/SKILL.md')).toMatchObject({ code: -32602, message: expect.stringContaining('skill://acme/pdf-official/pdf/SKILL.md') });
     expect(await get('skill://acme/git-workflow/templates/commit.md')).toMatchObject({ code: -32602 });
     expect(await get('https://example.com/SKILL.md')).toMatchObject({ code: -32602 });
@@ -284,8 +286,10 @@ describe('over Streamable HTTP: the Node server at /mcp', () => {
     const listBody = (await list.json()) as { id: number; result: unknown };
     expect(listBody.id).toBe(2);
     const page = ListResult.parse(listBody.result);
-    // The first 50 skills by name, less zed/fancy, whose name is no Agent Skills name.
-    expect(page.skills.length).toBe(49);
+    // The API's first 50 skills by name, less those not servable.
+    const apiPage = await api<{ data: { id: string }[] }>('/api/v1/skills?limit=50&sort=name&order=asc');
+    const unservable = apiPage.data.filter((s) => s.id === 'zed/fancy' || s.id === 'zed/long-description').length;
+    expect(page.skills.length).toBe(50 - unservable);
     expect(page.nextCursor).toBe('2');
     const get = (await (await post({ jsonrpc: '2.0', id: 3, method: 'skills/get', params: { uri: 'skill://nobody/nothing/SKILL.md' } })).json()) as { error: { code: number } };
     expect(get.error.code).toBe(-32602);
@@ -349,11 +353,11 @@ describe('the rate limit counts MCP requests', () => {
   });
 });
 
-describe.runIf(NODE22_SUPPORTED)('the MCP conformance suite (@modelcontextprotocol/conformance, on Node 22) against /mcp', () => {
+describe.runIf(NODE22_SUPPORTED)('third-party checkers on Node 22: the MCP conformance suite and the MCP Inspector\'s SEP-2640 verifier', () => {
   let tools: Node22Tools;
   let server: RunningServer;
   beforeAll(async () => {
-    tools = await installNode22Tools(['@modelcontextprotocol/conformance@0.1.16']);
+    tools = await installNode22Tools(['@modelcontextprotocol/conformance@0.1.16', '@modelcontextprotocol/inspector@2.12.0']);
     server = await startServer({ dir: fixture.dir, host: '127.0.0.1' });
   }, 300_000);
   afterAll(async () => {
@@ -372,5 +376,27 @@ describe.runIf(NODE22_SUPPORTED)('the MCP conformance suite (@modelcontextprotoc
     expect(Number(summary![1])).toBeGreaterThan(0);
     expect(summary![1]).toBe(summary![2]);
     expect(result.code, result.stdout).toBe(0);
+  }, 120_000);
+
+  /** `mcp-inspector --cli <target…> --method skills/list --verify`: one report per skill. */
+  async function verify(target: string[]): Promise<{ uri: string; ok: boolean; outcome: string; conformance: unknown[]; frontmatter: unknown[]; files: { status: string }[] }[]> {
+    const launcher = join(tools.dir, 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+    const result = await run(tools.node, [launcher, '--cli', ...target, '--method', 'skills/list', '--verify'], { env: { ...process.env, NO_COLOR: '1' }, timeout: 90_000 });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    return result.stdout.trim().split('\n').map((line) => JSON.parse(line) as never);
+  }
+
+  it.each([
+    ['over HTTP', () => [`${server.url}/mcp`, '--transport', 'http']],
+    ['over stdio', () => [process.execPath, BIN, 'mcp', '--dir', fixture.dir]],
+  ])('the Inspector verifies every listed skill %s: conformance, front matter and every file\'s digest', async (_, target) => {
+    const reports = await verify(target());
+    expect(reports).toHaveLength(GENERATED_SKILLS + 2);
+    for (const report of reports) {
+      expect(report, report.uri).toMatchObject({ ok: true, outcome: 'verified', conformance: [], frontmatter: [] });
+      expect(report.files.every((f) => f.status === 'verified'), report.uri).toBe(true);
+    }
+    const git = reports.find((r) => r.uri === 'skill://acme/git-workflow/SKILL.md')!;
+    expect(git.files).toHaveLength((await expectedPaths('acme/git-workflow')).length);
   }, 120_000);
 });

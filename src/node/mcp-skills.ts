@@ -14,7 +14,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { parseFrontMatter } from '../../build/front-matter.ts';
+import { parseDocument } from 'yaml';
+import { parseFrontMatter, splitFrontMatter } from '../../build/front-matter.ts';
 import type { SkillsClient } from '../client.ts';
 import { isApiError } from '../errors.ts';
 import { Turns } from '../fair.ts';
@@ -33,6 +34,8 @@ export const SKILL_LOADS_AT_ONCE = 8;
 export const DIRECTORY_MIME = 'inode/directory';
 /** A name the Agent Skills specification accepts: lower-case letters, digits, single inner hyphens, at most 64. */
 const SKILL_NAME_RE = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Longest description the Agent Skills specification accepts, in characters (code points). */
+export const MAX_DESCRIPTION_LENGTH = 1024;
 
 /** One file of a skill: its path in the folder (`/`-separated), length in bytes and SHA-256 (hex). */
 export interface SkillFile {
@@ -174,9 +177,12 @@ async function loadSkill(client: SkillsClient, owner: string, repo: string): Pro
   const { files, read } = filesOf(detail, content);
   const record: SkillRecord = { owner: detail.owner, repo: detail.repo, root: [detail.owner, detail.repo], files, read };
   let name: unknown;
+  let description: unknown;
   try {
-    record.frontmatter = parseFrontMatter(content.content).data;
-    name = record.frontmatter.name;
+    // Checked as the build checks it, then read as any host reads it (below).
+    parseFrontMatter(content.content);
+    record.frontmatter = verbatimFrontMatter(content.content);
+    ({ name, description } = record.frontmatter);
   } catch (error) {
     record.problem = `its SKILL.md front matter cannot be read (${error instanceof Error ? error.message : String(error)})`;
     return record;
@@ -185,12 +191,31 @@ async function loadSkill(client: SkillsClient, owner: string, repo: string): Pro
     record.problem = `its name ${JSON.stringify(name)} is not an Agent Skills name (1–64 lower-case letters, digits and single hyphens)`;
     return record;
   }
+  const descriptionLength = typeof description === 'string' ? [...description].length : 0;
+  if (descriptionLength > MAX_DESCRIPTION_LENGTH) {
+    record.problem = `its description is ${descriptionLength} characters; the Agent Skills specification allows ${MAX_DESCRIPTION_LENGTH}`;
+    return record;
+  }
   // The last segment of a skill's path is its name (SEP-2640): owner/repo when they agree, owner/repo/name when not.
   if (name !== detail.repo) record.root.push(name);
   const bytes = files.reduce((sum, f) => sum + f.size, 0);
   if (files.length > MAX_SKILL_FILES) record.problem = `it has ${files.length} files; the extension's limit is ${MAX_SKILL_FILES}`;
   else if (bytes > MAX_SKILL_BYTES) record.problem = `its files hold ${bytes} bytes; the extension's limit is ${MAX_SKILL_BYTES}`;
   return record;
+}
+
+/**
+ * The front matter as plain YAML 1.2 reads it (the `yaml` library's defaults: the core schema, so
+ * `updated: 2025-10-20` stays that text): the JSON a host gets when it parses the SKILL.md it
+ * reads and compares it, field by field, with the entry (SEP-2640). The build's own reading
+ * turns dates into timestamps, which would not compare equal.
+ */
+function verbatimFrontMatter(text: string): Record<string, unknown> {
+  const { block } = splitFrontMatter(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  const doc = parseDocument(`${block}\n`);
+  if (doc.errors.length > 0) throw new Error(doc.errors[0]!.message);
+  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 /** `loadSkill`, a missing skill being the unknown resource `uri` (-32602) and other failures saying what failed. */

@@ -34,7 +34,7 @@ const SKILL_JSON = {
 export const SKILL_FILES: Record<string, Record<string, string | Uint8Array>> = {
   'acme/git-workflow': {
     // A BOM and CRLF: the digest covers the bytes as written.
-    'SKILL.md': '\uFEFF---\r\nname: git-workflow\r\ndescription: Follow the team\'s Git conventions for branches and commits.\r\nlicense: Apache-2.0\r\nmetadata:\r\n  version: "2.1.0"\r\n  tags: [git, commits]\r\n---\r\n# Git workflow\r\n\r\nPick a template from `templates/`; run `scripts/check.sh` before pushing. Ünïcode ✓\r\n',
+    'SKILL.md': '\uFEFF---\r\nname: git-workflow\r\ndescription: Follow the team\'s Git conventions for branches and commits.\r\nlicense: Apache-2.0\r\nmetadata:\r\n  version: "2.1.0"\r\n  tags: [git, commits]\r\n  updated: 2025-10-20\r\n---\r\n# Git workflow\r\n\r\nPick a template from `templates/`; run `scripts/check.sh` before pushing. Ünïcode ✓\r\n',
     'templates/commit.md': '# Commit message\n\ntype(scope): summary\n',
     'templates/regional/eu.md': '# EU template\n',
     'scripts/check.sh': '#!/bin/sh\ngit diff --check\n',
@@ -43,6 +43,9 @@ export const SKILL_FILES: Record<string, Record<string, string | Uint8Array>> = 
   'acme/pdf-official': {
     'SKILL.md': '---\nname: pdf\ndescription: Extract text and tables from PDF files.\nallowed-tools: Bash(python:*)\n---\n# PDF\n\nSee references/FORMS.md.\n',
     'references/FORMS.md': '# Forms\n\nFill them.\n',
+  },
+  'zed/long-description': {
+    'SKILL.md': `---\nname: long-description\ndescription: ${'A very long description. '.repeat(44)}\n---\n# Long\n`,
   },
   'zed/fancy': {
     'SKILL.md': '---\nname: Fancy Name\ndescription: A skill whose name has capitals and a space.\n---\n# Fancy\n',
