@@ -270,7 +270,7 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
       await importCommand(sources, o, io);
     });
 
-  withSource(program.command('mcp').description('serve the directory to an AI agent as MCP tools over stdio'), false).action(async (o: SourceOptions) => {
+  withSource(program.command('mcp').description('serve the directory to an AI agent over MCP (stdio): tools, resources, a prompt and its skills (the Skills Extension)'), false).action(async (o: SourceOptions) => {
     const client = await open(o);
     const { serveMcpStdio } = await import('./mcp.ts').catch((error: NodeJS.ErrnoException) => {
       // The MCP SDK is an optional peer dependency: a client-only install does not pull it in.
