@@ -90,7 +90,7 @@ export function filesOf(detail: SkillDetail & { files?: SkillFile[] }, content: 
 
 /** `skill://` followed by the segments, each percent-encoded. */
 export function skillUri(segments: readonly string[]): string {
-  return `skill://${segments.map(encodeSegment).join('/')}`;
+  return `skill://${segments.map(encodeURIComponent).join('/')}`;
 }
 
 /**
@@ -310,10 +310,6 @@ export function parseSkillUri(uri: string): string[] | undefined {
 /** Owner and repo compare without case (ids are case-insensitive); the rest exactly. */
 function sameSegments(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((s, i) => (i < 2 ? s.toLowerCase() === b[i]!.toLowerCase() : s === b[i]));
-}
-
-function encodeSegment(segment: string): string {
-  return encodeURIComponent(segment);
 }
 
 /** An API failure as a JSON-RPC error that says what failed. */
