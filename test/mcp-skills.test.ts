@@ -34,7 +34,7 @@ const ListResult = z.strictObject({ resultType: z.literal('complete'), skills: z
 const GetResult = z.strictObject({ resultType: z.literal('complete'), skill: Entry, _meta: z.unknown().optional() });
 const DirectoryResult = z.strictObject({
   resultType: z.literal('complete'),
-  resources: z.array(z.object({ uri: z.string(), name: z.string(), mimeType: z.string().optional(), size: z.number().optional() })),
+  resources: z.array(z.strictObject({ uri: z.string(), name: z.string(), description: z.string().optional(), mimeType: z.string().optional(), size: z.number().optional() })),
   nextCursor: z.string().optional(),
   _meta: z.unknown().optional(),
 });
@@ -182,12 +182,14 @@ function extensionSuite(connect: () => Promise<Client>) {
     const paths = await expectedPaths('acme/git-workflow');
     const root = await client.request({ method: 'resources/directory/read', params: { uri: 'skill://acme/git-workflow' } } as never, DirectoryResult);
     const top = [...new Set(paths.map((p) => p.split('/')[0]!))].sort();
-    expect(root.resources.map((r) => r.name)).toEqual(top);
+    expect(root.resources.map((r) => r.uri)).toEqual(top.map((name) => `skill://acme/git-workflow/${name}`));
     for (const child of root.resources) {
-      const isDir = paths.some((p) => p.startsWith(`${child.name}/`));
-      expect(child.uri).toBe(`skill://acme/git-workflow/${child.name}`);
-      expect(child.mimeType === 'inode/directory', child.name).toBe(isDir);
+      const last = child.uri.split('/').at(-1)!;
+      expect(child.mimeType === 'inode/directory', child.uri).toBe(paths.some((p) => p.startsWith(`${last}/`)));
+      // The skill's SKILL.md is named and described by its front matter; every other child by its file name.
+      expect(child.name).toBe(last === 'SKILL.md' ? 'git-workflow' : last);
     }
+    expect(root.resources.find((r) => r.uri.endsWith('/SKILL.md'))).toMatchObject({ description: "Follow the team's Git conventions for branches and commits.", mimeType: 'text/markdown' });
     if (paths.includes('templates/commit.md')) {
       const templates = await client.request({ method: 'resources/directory/read', params: { uri: 'skill://acme/git-workflow/templates' } } as never, DirectoryResult);
       expect(templates.resources).toEqual([

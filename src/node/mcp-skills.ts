@@ -250,11 +250,15 @@ function childrenOf(record: SkillRecord, segments: readonly string[]): Resource[
     const name = rest[0]!;
     const uri = skillUri([...segments, name]);
     if (rest.length > 1) children.set(name, { uri, name, mimeType: DIRECTORY_MIME });
-    else children.set(name, { uri, name, size: file.size, ...(name.toLowerCase().endsWith('.md') ? { mimeType: 'text/markdown' } : {}) });
+    else if (file.path === 'SKILL.md' && record.problem === undefined) {
+      // The skill's own SKILL.md is named and described by its front matter (the extension's resource metadata).
+      const { name: skillName, description } = record.frontmatter as { name: string; description: string };
+      children.set(name, { uri, name: skillName, description, mimeType: 'text/markdown', size: file.size });
+    } else children.set(name, { uri, name, size: file.size, ...(name.toLowerCase().endsWith('.md') ? { mimeType: 'text/markdown' } : {}) });
   }
   // A prefix with no file under it is no directory (folders exist only through their files).
   if (children.size === 0 && prefix !== '') return undefined;
-  return [...children.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [...children.values()].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
 }
 
 /**
