@@ -571,7 +571,8 @@ function skillRecord(
     updatedAt: json.updatedAt,
     pushedAt: json.pushedAt,
     author: { name: json.author.name, avatar: json.author.avatar },
-    categories: [...new Set(json.categories)].sort(compareCodeUnits),
+    // The order skill.json gives (the primary category first, docs/import.md), without repeats.
+    categories: [...new Set(json.categories)],
     platforms: skillPlatforms,
     installCommands,
     hasIndex,

@@ -5,7 +5,7 @@
  * among them keeps its colored initial (`badge` in app.ts).
  */
 import {
-  BarChart, Brain, Briefcase, Cloud, Code, Container, Database, FlaskConical, GraduationCap, Handshake, Layout, LifeBuoy,
+  Atom, BarChart, Brain, Briefcase, Cloud, Code, Container, Database, FlaskConical, GraduationCap, Handshake, Layout, LifeBuoy,
   Megaphone, Microscope, Palette, PenTool, Plug, Scale, Server, Shield, Smartphone, Users, Wallet, Zap, type IconNode,
 } from 'lucide';
 
@@ -13,7 +13,7 @@ const ICONS: Readonly<Record<string, IconNode>> = {
   code: Code, layout: Layout, server: Server, container: Container, 'bar-chart': BarChart, brain: Brain, shield: Shield,
   smartphone: Smartphone, cloud: Cloud, database: Database, 'flask-conical': FlaskConical, plug: Plug, megaphone: Megaphone,
   palette: Palette, scale: Scale, wallet: Wallet, users: Users, 'graduation-cap': GraduationCap, 'pen-tool': PenTool,
-  handshake: Handshake, 'life-buoy': LifeBuoy, briefcase: Briefcase, zap: Zap, microscope: Microscope,
+  handshake: Handshake, 'life-buoy': LifeBuoy, briefcase: Briefcase, zap: Zap, microscope: Microscope, atom: Atom,
 };
 
 const SVG = 'http://www.w3.org/2000/svg';

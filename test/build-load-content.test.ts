@@ -113,7 +113,7 @@ describe('a valid content folder', () => {
         updatedAt: '2025-03-02T08:30:00.000Z',
         pushedAt: '2025-03-02T08:30:00.000Z',
         author: { name: 'Author 1', avatar: 'https://avatars.example.com/u/1.png' },
-        categories: ['dev', 'review'],
+        categories: ['review', 'dev'], // skill.json's order (primary first), without repeats
         platforms: ['chatgpt', 'claude-code', 'codex'],
         installCommands: {
           chatgpt: 'Download PDF Toolkit (Acme/pdf.tools) and upload it in ChatGPT',

@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +35,8 @@ const MARKETPLACE = JSON.stringify({
     { name: 'remote-plugin', source: { source: 'github', repo: 'x/y' } },
   ],
 });
-const APACHE = '                                 Apache License\n                           Version 2.0, January 2004\n';
+// The real text (the importer identifies license files by their text, build/import/license.ts).
+const APACHE = (createRequire(import.meta.url)('spdx-license-list/licenses/Apache-2.0.json') as { licenseText: string }).licenseText;
 
 beforeAll(async () => {
   base = await tempFolder('import-');
@@ -170,7 +172,7 @@ describe('import of every layout', () => {
     const skipped = Object.fromEntries(report.skills.filter((s) => s.status === 'skipped').map((s) => [`${s.repository} ${s.path}`, s.reason]));
     expect(skipped).toEqual({
       'https://github.com/acme/skills skills/linked/SKILL.md': 'declared skill folder is a symbolic link, not followed',
-      'https://github.com/acme/skills template/SKILL.md': 'a template folder, not a skill',
+      'https://github.com/acme/skills template/SKILL.md': 'a template whose text is a placeholder, not a skill',
       'https://github.com/Shob/agents node_modules/dep/skills/x/SKILL.md': 'inside node_modules/ (not searched)',
       'https://github.com/openai-like/skills skills/.experimental/broken/SKILL.md': 'SKILL.md → name: expected a non-empty string, got a list',
       'https://github.com/openai-like/skills skills/.experimental/escape/SKILL.md': 'SKILL.md is a symbolic link, not followed',
@@ -193,9 +195,9 @@ describe('import of every layout', () => {
       author: { name: 'acme', avatar: 'https://avatars.githubusercontent.com/u/120?v=4' },
       license: 'Apache-2.0',
     });
-    // The folder's license file first; then front matter (left to the build); then the repository's.
+    // The folder's license file first; then front matter (a name that is no license points at SKILL.md); then the repository's.
     const docx = await json(join(out, 'skills/acme/docx/skill.json'));
-    expect(docx.license).toBeUndefined();
+    expect(docx.license).toBe('SEE LICENSE IN SKILL.md');
     expect(docx.createdAt).toBe('2025-02-01T10:00:00.000Z');
     expect((await json(join(out, 'skills/Shob/postgresql/skill.json'))).license).toBe('MIT');
     expect(await fs.readFile(join(out, 'skills/acme/pdf/SKILL.md'), 'utf8')).toContain('merge them');
@@ -225,13 +227,15 @@ describe('import of every layout', () => {
     expect((await commands('solo/Single-Skill') as Record<string, string>)['claude-code']).toBe("npx skills add solo/Single-Skill --skill 'Single Skill' -a claude-code");
   });
 
-  it('categories: marketplace labels, then keywords; 1–3 each', async () => {
+  it('categories: marketplace labels with the skill\'s words; 1–3 top-level each, subcategories where they fit', async () => {
     expect((await json(join(out, 'skills/Shob/postgresql/skill.json'))).categories).toEqual(['database']);
-    expect((await json(join(out, 'skills/Shob/sast-configuration/skill.json'))).categories).toEqual(['security']);
+    expect((await json(join(out, 'skills/Shob/sast-configuration/skill.json'))).categories).toEqual(['security', 'appsec']);
     expect(reported(report, 'skills/.curated/gh-fix-ci/SKILL.md')?.categoriesBy).toBe('keywords');
+    const subcategories = new Set(['appsec', 'secrets', 'compliance', 'ci-cd', 'containers', 'infrastructure-as-code', 'monitoring', 'git', 'code-review', 'refactoring', 'technical-writing', 'copywriting', 'llm', 'agents', 'mlops']);
     for (const entry of report.skills.filter((s) => s.status === 'imported')) {
-      expect(entry.categories!.length, entry.path).toBeGreaterThanOrEqual(1);
-      expect(entry.categories!.length, entry.path).toBeLessThanOrEqual(3);
+      const tops = entry.categories!.filter((slug) => !subcategories.has(slug));
+      expect(tops.length, entry.path).toBeGreaterThanOrEqual(1);
+      expect(tops.length, entry.path).toBeLessThanOrEqual(3);
     }
     expect(Object.values(report.categories).reduce((a, b) => a + b, 0)).toBe(report.skills.filter((s) => s.status === 'imported').reduce((n, s) => n + s.categories!.length, 0));
   });
@@ -489,15 +493,14 @@ describe('URL sources, sources file and the command line', () => {
 });
 
 describe('pieces', () => {
-  it('discovery never follows a link and keeps nested SKILL.md inside their skill', () => {
+  it('discovery never follows a link and finds nested SKILL.md with their parent', () => {
     const entry = (path: string, mode = '100644') => ({ path, mode, oid: '0'.repeat(40) });
     const found = discover({
       entries: [entry('skills/a/SKILL.md'), entry('skills/a/examples/b/SKILL.md'), entry('skills/c', '120000'), entry('x/y/z/w/v/u/t/SKILL.md')],
       manifests: new Map(),
     });
-    expect(found.skills.map((s) => s.path)).toEqual(['skills/a']);
+    expect(found.skills.map((s) => [s.path, s.parent])).toEqual([['skills/a', undefined], ['skills/a/examples/b', 'skills/a']]);
     expect(found.passed).toEqual([
-      { path: 'skills/a/examples/b/SKILL.md', reason: 'inside the skill folder skills/a' },
       { path: 'x/y/z/w/v/u/t/SKILL.md', reason: 'deeper than 6 folders (not searched)' },
     ]);
   });

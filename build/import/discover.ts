@@ -41,6 +41,10 @@ export interface FoundSkill {
   /** How it was found. */
   layout: 'marketplace' | 'plugin' | 'root' | 'skills' | 'openai' | 'plugins' | 'claude' | 'search';
   plugin?: DeclaringPlugin;
+  /** The skill folder this one sits in (its files are that skill's too), when nested. */
+  parent?: string;
+  /** In a template folder (`template/`, `templates/`): imported unless its text is a placeholder. */
+  template?: true;
 }
 
 /** A SKILL.md (or declared folder) that is not imported, and why. */
@@ -170,10 +174,6 @@ export function discover(input: DiscoverInput): { skills: FoundSkill[]; passed: 
       pass(entry.path, `inside ${skipped}/ (not searched)`);
       continue;
     }
-    if (parts.some((part) => TEMPLATE_SEGMENTS.has(part.toLowerCase()))) {
-      pass(entry.path, 'a template folder, not a skill');
-      continue;
-    }
     if (parts.length > MAX_DEPTH) {
       pass(entry.path, `deeper than ${MAX_DEPTH} folders (not searched)`);
       continue;
@@ -187,13 +187,15 @@ export function discover(input: DiscoverInput): { skills: FoundSkill[]; passed: 
     take(folder, layout);
   }
 
-  // A skill folder inside another skill folder is part of that skill (its examples), not a skill.
+  // A skill folder inside another skill folder is a skill of its own (sickn33's
+  // game-development/2d-games): the importer keeps it when its front matter has a name of its own
+  // (build/import/run.ts); the outer skill keeps its files. The nearest outer folder is the parent.
   const folders = [...found.keys()];
   for (const folder of folders) {
-    const outer = folders.find((other) => other !== folder && other !== '.' && folder.startsWith(`${other}/`));
-    if (outer !== undefined) {
-      found.delete(folder);
-      pass(skillFile(folder), `inside the skill folder ${outer}`);
+    const outer = folders.filter((other) => other !== folder && other !== '.' && folder.startsWith(`${other}/`)).sort((a, b) => b.length - a.length)[0];
+    const inTemplate = folder !== '.' && folder.split('/').some((part) => TEMPLATE_SEGMENTS.has(part.toLowerCase()));
+    if (outer !== undefined || inTemplate) {
+      found.set(folder, { ...found.get(folder)!, ...(outer === undefined ? {} : { parent: outer }), ...(inTemplate ? { template: true as const } : {}) });
     }
   }
   const skills = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

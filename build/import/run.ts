@@ -23,11 +23,14 @@ import { MAX_FILE_BYTES } from '../safe-read.ts';
 import { identityKey, segmentProblem } from '../skill-names.ts';
 import { compareCodeUnits } from '../sort-orders.ts';
 import { categoriesFor, frontMatterLabels } from './classify.ts';
+import { CATALOG_FILES, catalogHints, profileOfSkills } from './categories-repo.ts';
 import { discover, manifestPaths, type DeclaringPlugin, type FoundSkill } from './discover.ts';
 import { folderDates, listTree, openRepository, readBlobs, type Repository, type TreeEntry } from './git.ts';
 import { metaReader, type MetaSource, type RepoMeta } from './github.ts';
 import { oneLine } from '../../src/node/terminal-text.ts';
 import { IMPORT_PLATFORMS, installCommands } from './install.ts';
+import { licenseFilesOf, licenseFor } from './license.ts';
+import { nestedSkillProblem } from './nested.ts';
 import type { SourceSpec } from './sources.ts';
 
 /** The importer's record of what it owns: skill key (`<repository>#<path>`) → id. */
@@ -36,8 +39,6 @@ const STATE_FORMAT = 'skills-api-imports';
 const STATE_VERSION = 1;
 /** Files the importer writes in a skill folder (and removes with the skill). */
 const OWNED_FILES = ['SKILL.md', 'skill.json', 'stats.json', '.claude-plugin/marketplace.json'] as const;
-/** License files looked for in a skill folder, in this order. */
-const LICENSE_FILES = ['LICENSE', 'LICENSE.txt', 'LICENSE.md', 'LICENCE', 'LICENCE.txt', 'COPYING'];
 
 /** Options of `runImport`. */
 export interface ImportOptions {
@@ -70,6 +71,11 @@ export interface ReportedSkill {
   categories?: string[];
   /** How the categories were chosen. */
   categoriesBy?: string;
+  /** The skill folder this skill sits in, when nested (docs/import.md). */
+  parent?: string;
+  /** The license written, and where it came from (build/import/license.ts). */
+  license?: string;
+  licenseBy?: string;
 }
 
 /** What an import did (`--report FILE` writes it as JSON). */
@@ -261,21 +267,24 @@ async function readSource(
     return why === undefined;
   });
 
-  const licenseEntries = new Map<string, TreeEntry>();
-  for (const skill of skills) {
-    const license = LICENSE_FILES.map((name) => byPath.get(skill.path === '.' ? name : `${skill.path}/${name}`)).find((e) => e !== undefined && e.mode.startsWith('100'));
-    if (license !== undefined) licenseEntries.set(skill.path, license);
-  }
-  const blobs = await readBlobs(repo, [...skills.map((s) => s.entry.oid), ...[...licenseEntries.values()].map((e) => e.oid)], MAX_FILE_BYTES);
+  const licenseFiles = new Map(skills.map((skill) => [skill.path, licenseFilesOf(skill.path, (path) => byPath.get(path)?.mode.startsWith('100') === true)]));
+  const licenseEntries = [...licenseFiles.values()].flatMap((f) => [f.own, f.above]).filter((p): p is string => p !== undefined).map((p) => byPath.get(p)!);
+  const catalog = CATALOG_FILES.map((path) => byPath.get(path)).find((e) => e !== undefined && e.mode.startsWith('100'));
+  const blobs = await readBlobs(repo, [...skills.map((s) => s.entry.oid), ...licenseEntries.map((e) => e.oid), ...(catalog === undefined ? [] : [catalog.oid])], MAX_FILE_BYTES);
   const dates = await folderDates(repo, skills.map((s) => s.path));
   const metaAnswer = github === undefined ? { warning: `${remote}: not on GitHub, no repository metadata: counts are 0` } : await readMeta(...(github.split('/') as [string, string]));
   if (metaAnswer.warning !== undefined) warn(metaAnswer.warning);
   const meta = metaAnswer.meta;
   const knownCategories = facts.categories;
+  if (spec.category !== undefined && !knownCategories.has(spec.category)) throw new Error(`sources file → category: unknown category ${JSON.stringify(spec.category)}`);
+  const hints = catalogHints(catalog === undefined ? undefined : blobs.get(catalog.oid)?.bytes);
+  const profile = profileOfSkills(skills.map((s) => blobs.get(s.entry.oid)?.bytes), knownCategories, spec.category);
   const platforms = IMPORT_PLATFORMS.filter((id) => facts.platforms.has(id));
   if (platforms.length === 0) throw new Error(`platforms.json of ${options.out} has neither ${IMPORT_PLATFORMS.join(' nor ')}: add them to import`);
 
   const pending: Pending[] = [];
+  /** Front matter names by skill folder: a nested skill that repeats its parent's is a copy. */
+  const names = new Map<string, string>();
   for (const skill of skills) {
     const blob = blobs.get(skill.entry.oid);
     const skip = (reason: string): void => void skipped.push({ repository, path: skill.entry.path, status: 'skipped', reason });
@@ -303,6 +312,12 @@ async function readSource(
       skip('metadata.internal: true (pass --include-internal to import it)');
       continue;
     }
+    const notOwn = nestedSkillProblem(skill, front, skill.parent === undefined ? undefined : names.get(skill.parent));
+    if (notOwn !== undefined) {
+      skip(notOwn);
+      continue;
+    }
+    names.set(skill.path, front.name);
     const folderName = skill.path === '.' ? repoName : basename(skill.path);
     const segment = idSegment(folderName);
     if (segment === undefined) {
@@ -318,12 +333,22 @@ async function readSource(
     const categories = categoriesFor({
       override,
       labels: [...(skill.plugin?.labels ?? []), ...frontMatterLabels(front.data)],
+      hints: hints.get(skill.path),
       name: front.name,
       description: front.description,
+      body: front.body,
+      profile,
       known: knownCategories,
     });
     const folderDate = dates.get(skill.path) ?? { created: repo.committedAt, updated: repo.committedAt };
-    const license = licenseOf(licenseEntries.get(skill.path), blobs) ?? (typeof front.data.license === 'string' && front.data.license.trim() !== '' ? undefined : meta?.license);
+    const licenseFile = (path: string | undefined): { path: string; text: string } | undefined =>
+      path === undefined ? undefined : { path, text: blobs.get(byPath.get(path)!.oid)?.bytes?.toString('utf8') ?? '' };
+    const { license, by: licenseBy } = licenseFor({
+      folderFile: licenseFile(licenseFiles.get(skill.path)?.own),
+      frontMatter: front.data.license,
+      aboveFile: licenseFile(licenseFiles.get(skill.path)?.above),
+      github: meta?.license,
+    });
     const plugin = skill.plugin === undefined ? undefined : { name: oneLine(skill.plugin.name), marketplace: oneLine(skill.plugin.marketplace) };
     const commands = installCommands({
       github,
@@ -354,7 +379,7 @@ async function readSource(
       skillMd: blob.bytes,
       stars: meta?.stars,
       plugin: skill.plugin,
-      report: { repository, path: skill.entry.path, status: 'imported', categories: categories.categories, categoriesBy: categories.by },
+      report: { repository, path: skill.entry.path, status: 'imported', categories: categories.categories, categoriesBy: categories.by, ...(skill.parent === undefined ? {} : { parent: skill.parent }), license, licenseBy },
       json: (previous) => {
         // Without metadata the counts of the last import stay (a rate limit must not zero them).
         const count = (field: 'stars' | 'forks' | 'watchers' | 'openIssues'): number => {
@@ -372,7 +397,7 @@ async function readSource(
           author: authorOf(meta, owner, previous),
           categories: categories.categories,
           platforms: [...platforms],
-          ...(license === undefined ? {} : { license }),
+          license,
           installCommands: Object.fromEntries(platforms.map((id) => [id, commands[id]])),
           source,
         };
@@ -410,29 +435,6 @@ function openaiLayout(skill: FoundSkill, byPath: ReadonlyMap<string, TreeEntry>)
   if (set !== undefined) return set as '.curated' | '.experimental' | '.system';
   const yaml = skill.path === '.' ? 'agents/openai.yaml' : `${skill.path}/agents/openai.yaml`;
   return byPath.has(yaml) ? 'agents' : undefined;
-}
-
-/** An SPDX id (or `SEE LICENSE IN <file>`) from a skill folder's license file. */
-function licenseOf(entry: TreeEntry | undefined, blobs: ReadonlyMap<string, { bytes?: Buffer }>): string | undefined {
-  if (entry === undefined) return undefined;
-  const text = blobs.get(entry.oid)?.bytes?.toString('utf8').slice(0, 4000) ?? '';
-  const head = text.replace(/\s+/g, ' ');
-  const known: [RegExp, string][] = [
-    [/Apache License,? Version 2\.0/i, 'Apache-2.0'],
-    [/\bMIT License\b|Permission is hereby granted, free of charge/i, 'MIT'],
-    [/GNU AFFERO GENERAL PUBLIC LICENSE Version 3/i, 'AGPL-3.0'],
-    [/GNU LESSER GENERAL PUBLIC LICENSE Version 3/i, 'LGPL-3.0'],
-    [/GNU GENERAL PUBLIC LICENSE Version 3/i, 'GPL-3.0'],
-    [/GNU GENERAL PUBLIC LICENSE Version 2/i, 'GPL-2.0'],
-    [/Mozilla Public License,? (?:Version|v\.?) ?2\.0/i, 'MPL-2.0'],
-    [/ISC License|Permission to use, copy, modify, and\/or distribute this software/i, 'ISC'],
-    [/Redistribution and use in source and binary forms.*Neither the name/i, 'BSD-3-Clause'],
-    [/Redistribution and use in source and binary forms/i, 'BSD-2-Clause'],
-    [/This is free and unencumbered software released into the public domain/i, 'Unlicense'],
-    [/Creative Commons Attribution 4\.0/i, 'CC-BY-4.0'],
-  ];
-  for (const [pattern, id] of known) if (pattern.test(head)) return id;
-  return `SEE LICENSE IN ${basename(entry.path)}`;
 }
 
 /** `owner/repo` of a GitHub URL (https, ssh, git@), else undefined. */

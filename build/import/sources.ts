@@ -13,6 +13,7 @@
  *     exclude: ["plugins/legacy-*\/**"] # skill folders to leave out
  *     categories:                      # per skill folder name or path: 1–3 category slugs
  *       postgresql: [database]
+ *     category: development            # the repository's domain: a slug its skills lean to
  * ```
  */
 import { existsSync } from 'node:fs';
@@ -32,6 +33,8 @@ export interface SourceSpec {
   exclude?: string[] | undefined;
   /** Category overrides by skill folder name or path. */
   categories?: Record<string, string[]> | undefined;
+  /** The repository's domain: a category slug its skills lean to and fall back on. */
+  category?: string | undefined;
 }
 
 const Text = z.string().trim().min(1, { error: 'expected a non-empty string' });
@@ -47,8 +50,9 @@ const Entry = z.preprocess(
       include: z.array(Text).max(100).optional(),
       exclude: z.array(Text).max(100).optional(),
       categories: z.record(Text, z.array(Text).min(1).max(3, { error: 'at most 3 categories' })).optional(),
+      category: Text.optional(),
     },
-    { error: 'expected a URL or { url, owner?, ref?, include?, exclude?, categories? }' },
+    { error: 'expected a URL or { url, owner?, ref?, include?, exclude?, categories?, category? }' },
   ),
 );
 const SourcesFile = z.preprocess(
