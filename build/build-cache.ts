@@ -13,8 +13,13 @@
  * beside it, then renamed) and only after the output was swapped in; since entries are keyed by
  * input hashes, even an older cache is never wrong, only less useful.
  *
- * The raw SKILL.md text, its body, SHA-256 and size are not stored: the loader reads SKILL.md
- * anyway to hash it and derives them from its bytes (the body from a stored offset).
+ * A record is stored whole, every field in its place, but for the parts derived from the SKILL.md
+ * bytes: the raw text, SHA-256 and size are stored as `null` and the body as its offset in the
+ * text (the loader reads SKILL.md anyway to hash it and derives them from its bytes); `checks`,
+ * computed over the whole directory after loading, is never stored. The stored type is derived
+ * from `SkillRecord` and a record is restored by overwriting only those parts, so a field added to
+ * the record is carried by the cache without any change here (`test/build-incremental.test.ts`
+ * compares incremental builds of imported skills byte for byte with clean ones).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,8 +28,17 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Problem, SkillRecord } from './model.ts';
 
-/** A skill record as stored: without the parts derived from the SKILL.md bytes. */
-export type StoredRecord = Omit<SkillRecord, 'raw' | 'body' | 'sha' | 'size'> & { bodyStart: number };
+/** The parts of a record derived from the SKILL.md bytes, stored as `null` (`body`: its offset). */
+type FromSkillMd = 'raw' | 'sha' | 'size';
+
+/**
+ * A skill record as stored: every field of `SkillRecord` (optional ones stay optional) but
+ * `checks`, with the parts derived from the SKILL.md bytes left out (`null`) and the body as the
+ * offset where it starts in the SKILL.md text.
+ */
+export type StoredRecord = {
+  [K in keyof Omit<SkillRecord, 'checks'>]: K extends 'body' ? number : K extends FromSkillMd ? null : SkillRecord[K];
+};
 
 /** What loading one skill folder produced (collisions with other folders excluded). */
 export interface CachedSkill<R = SkillRecord | StoredRecord> {
@@ -45,7 +59,7 @@ export interface LoadCache<R = SkillRecord | StoredRecord> {
 }
 
 const FORMAT = 'skills-api-build-cache';
-const VERSION = 1;
+const VERSION = 2;
 
 /** The default cache folder: `node_modules/.cache/skills-api` under the working directory. */
 export function defaultCacheDir(): string {
@@ -116,44 +130,22 @@ export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>):
   }
 }
 
-/** `record` without the parts derived from the SKILL.md bytes. */
+/**
+ * `record` as stored: the same object with the parts derived from the SKILL.md bytes blanked in
+ * place (keys keep their order, so the restored record serializes the same) and `checks` dropped.
+ */
 function stored(record: SkillRecord): StoredRecord {
-  const { raw, body, sha: _sha, size: _size, ...rest } = record;
-  return { ...rest, bodyStart: raw.length - body.length };
+  const { checks: _checks, ...rest } = record;
+  return { ...rest, body: record.raw.length - record.body.length, raw: null, sha: null, size: null };
 }
 
 /**
  * The full record of a stored one, given the text, SHA-256 and size of the SKILL.md it was made
- * from. Fields in the order `loadContent` builds them, so the record serializes the same.
+ * from. Only the blanked parts are overwritten; spreading keeps every key where it was, so the
+ * record has the fields, and the order, that `loadContent` gave it.
  */
 export function restoreRecord(record: StoredRecord, raw: string, sha: string, size: number): SkillRecord {
-  return {
-    id: record.id,
-    owner: record.owner,
-    repo: record.repo,
-    dir: record.dir,
-    name: record.name,
-    description: record.description,
-    body: raw.slice(record.bodyStart),
-    raw,
-    sha,
-    size,
-    frontMatter: record.frontMatter,
-    stars: record.stars,
-    forks: record.forks,
-    watchers: record.watchers,
-    openIssues: record.openIssues,
-    license: record.license,
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-    pushedAt: record.pushedAt,
-    author: record.author,
-    categories: record.categories,
-    platforms: record.platforms,
-    installCommands: record.installCommands,
-    hasIndex: record.hasIndex,
-    stats: record.stats,
-  };
+  return { ...record, body: raw.slice(record.body), raw, sha, size };
 }
 
 /** Loose shape check of a stored line: enough that a foreign or damaged file is never used. */
@@ -162,7 +154,10 @@ function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; pr
   if (!entry.problems.every((p) => isObject(p) && typeof p.file === 'string' && typeof p.message === 'string')) return false;
   const record = entry.record;
   if (record === undefined) return true;
-  return isObject(record) && record.dir === entry.dir && typeof record.bodyStart === 'number' && typeof record.id === 'string';
+  return (
+    isObject(record) && record.dir === entry.dir && typeof record.id === 'string' && typeof record.body === 'number' &&
+    record.raw === null && record.sha === null && record.size === null
+  );
 }
 
 let code: string | undefined;

@@ -5,20 +5,24 @@
  * Output is deterministic: it depends only on the content, plus `builtAt` in the manifest when
  * `SOURCE_DATE_EPOCH` is set. `incremental` re-uses the build cache (build/build-cache.ts) for
  * skills whose input did not change, and hard-links output files whose bytes did not change; the
- * cache is written only after the new output was swapped in.
+ * cache is written only after the new output was swapped in. The change log in the content
+ * folder gets this build's changes right before the swap (build/changes.ts).
  */
 import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Manifest } from '../src/manifest.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { defaultCacheDir, readLoadCache, writeLoadCache } from './build-cache.ts';
+import { GENERATOR } from './package-info.ts';
+import { emitChangePages, logBytesAfter, planChanges, readChangeLog, skippedSkillIds, withChangeLog, writeChangeLog } from './changes.ts';
+import { ATOM_FEED_PATH, JSON_FEED_PATH, atomFeed, jsonFeed } from './feeds.ts';
 import { loadContent } from './load-content.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { Problem } from './model.ts';
 import { recoverOutput, writeAtomically } from './output.ts';
 import { formatProblem } from './problems.ts';
 import { buildSearchIndex } from './search-index.ts';
-import { writeSite } from './site.ts';
+import { normalizeBase, writeSite } from './site.ts';
 import { writeTree } from './write-tree.ts';
 
 /** Options of `runBuild`. */
@@ -103,8 +107,15 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   }
   const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, { previous, quality: options.quality });
+  // A damaged change log is never skippable: it is the history mirrors follow (build/changes.ts).
+  const { log, problems: logProblems } = readChangeLog(options.contentDir);
+  problems.push(...logProblems);
   const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
   if (problems.length > 0 && !(options.skipInvalid === true && skippable)) throw new BuildError(problems);
+  // What this build adds to the log, at the build's time; written just before the swap.
+  const appended = planChanges(log.entries, content.skills, skippedSkillIds(skipped), builtAt ?? new Date().toISOString());
+  const changes = [...log.entries, ...appended];
+  const logBytes = logBytesAfter(log, appended);
 
   const { result: manifest, stats } = await writeAtomically(options.outDir, MANIFEST_PATH, async (writer) => {
     const emit: typeof writer.emit = (path, data) => {
@@ -117,18 +128,26 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     const written = await writeTree(content, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)));
     progress('building the search index');
     const search = await buildSearchIndex(content.skills, emit, content.categories);
+    const changeCount = await emitChangePages(changes, emit);
     progress('writing the site and swapping the output in');
-    if (options.site !== false) await writeSite(writer, { base: options.base });
+    if (options.site !== false) {
+      await writeSite(writer, { base: options.base });
+      const base = normalizeBase(options.base);
+      await writer.writeFile(JSON_FEED_PATH, jsonFeed(changes, content.skills, base));
+      await writer.writeFile(ATOM_FEED_PATH, atomFeed(changes, content.skills, base));
+    }
     await writer.emit(OPENAPI_PATH, openApiDocument());
     const final: Manifest = {
       ...written,
       search,
-      ...(fingerprint === undefined ? {} : { contentHash: fingerprint }),
+      changes: changeCount,
+      ...(fingerprint === undefined ? {} : { contentHash: withChangeLog(fingerprint, logBytes) }),
       ...(builtAt === undefined ? {} : { builtAt }),
+      generator: { name: GENERATOR.name, version: GENERATOR.version },
     };
     await writer.emit(MANIFEST_PATH, final);
     return final;
-  }, { reuse: incremental });
+  }, { reuse: incremental, beforeSwap: () => (appended.length === 0 ? undefined : writeChangeLog(options.contentDir, log, logBytes)) });
   // After the swap: a build killed before this line leaves the older cache, which is keyed by
   // input hashes and so never wrong.
   if (incremental && cache !== undefined) {

@@ -33,6 +33,7 @@ import {
   type KnownIds,
   type SkillJson,
 } from './content-schemas.ts';
+import { changeLogBytes, withChangeLog } from './changes.ts';
 import { restoreRecord, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from './front-matter.ts';
 import { QualityPass } from './quality/pass.ts';
@@ -154,9 +155,10 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
 
 /**
  * A SHA-256 of everything a build reads from `contentDir` (categories.json, platforms.json, and
- * per skill folder the files `loadContent` reads): equal to the `fingerprint` of a load of the
- * same bytes, and computed without parsing or validating anything, so `skills-api start` can tell
- * cheaply whether a build output is stale. Undefined when the folder does not exist.
+ * per skill folder the files `loadContent` reads) and of the change log: equal to the `contentHash`
+ * a build of the same bytes writes (the load's `fingerprint` with the log it leaves), and computed
+ * without parsing or validating anything, so `skills-api start` can tell cheaply whether a build
+ * output is stale. Undefined when the folder does not exist.
  */
 export async function contentFingerprint(contentDir: string): Promise<string | undefined> {
   const root = resolve(contentDir);
@@ -170,7 +172,8 @@ export async function contentFingerprint(contentDir: string): Promise<string | u
     if (realpathOrUndefined(abs) !== abs) return [];
     return [[dir, readFolder(realRoot, dir).hash]];
   });
-  return fingerprintOf(realRoot, found, hashes);
+  // The build's `contentHash` covers the change log as the build left it (build/changes.ts).
+  return withChangeLog(fingerprintOf(realRoot, found, hashes), changeLogBytes(realRoot));
 }
 
 /** The fingerprint of a content folder from its shared files, its discovery and its folders' input hashes. */

@@ -10,6 +10,7 @@ import { API_PREFIX, FORMAT_VERSION } from '../src/paths.ts';
 import {
   AutocompleteParams,
   CategoryPathParams,
+  ChangesParams,
   ListParams,
   LocaleParams,
   SearchParams,
@@ -43,6 +44,9 @@ const COMPONENTS = {
   AutocompleteResponse: S.AutocompleteResponse,
   CategoryListResponse: S.CategoryListResponse,
   CategoryDetailResponse: S.CategoryDetailResponse,
+  ChangeEntry: S.ChangeEntry,
+  ChangesPagination: S.ChangesPagination,
+  ChangesResponse: S.ChangesResponse,
   CompatSearchResponse: z.object({
     skills: z.array(z.object({ id: z.string(), name: z.string(), source: z.string().describe('owner/repo to give `npx skills add`'), installs: z.int().min(0) })),
   }),
@@ -56,8 +60,10 @@ const COMPONENTS = {
     lists: z.record(z.string(), z.int().min(0)),
     idShards: z.int().min(1).optional(),
     search: z.looseObject({ root: z.string() }).optional(),
+    changes: z.int().min(0).optional(),
     contentHash: z.string().optional(),
     builtAt: z.string().optional(),
+    generator: z.object({ name: z.string(), version: z.string() }).optional().describe('the package and version that built the tree'),
   }),
   QualityReport: z.object({
     format: z.literal('skills-api-quality'),
@@ -187,6 +193,20 @@ const ENDPOINTS: Endpoint[] = [
     query: ListParams,
     response: 'SkillListResponse',
     errors: ['INVALID_PARAMS', 'NOT_FOUND'],
+  },
+  {
+    path: '/changes',
+    operationId: 'listChanges',
+    summary: 'The change log',
+    description:
+      'Every skill added, updated (its files or descriptive metadata changed) or removed, oldest first, as the builds saw them; ' +
+      'entries only ever append. `meta.cursor` is the `since` of the next request: from it the answer holds only newer entries ' +
+      '(none: `data: []`, the same cursor). A removed skill keeps its entries; its detail is 404. ' +
+      'A cursor this log does not hold (another directory, a log started over) is INVALID_PARAMS naming `since`: start again without it.',
+    query: ChangesParams,
+    defaults: { limit: 100 },
+    response: 'ChangesResponse',
+    errors: ['INVALID_PARAMS'],
   },
   {
     path: '/manifest.json',
@@ -384,6 +404,7 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
 const TAGS = [
   { name: 'skills', description: 'Skills: lists, one skill, its SKILL.md and statistics, search and autocomplete' },
   { name: 'categories', description: 'The category tree and the skills of a category' },
+  { name: 'changes', description: 'The change log that mirrors follow' },
   { name: 'files', description: 'Static files of the build that clients read directly' },
   { name: 'compatibility', description: 'Routes in the shape of clients people already run (not versioned)' },
 ];
@@ -391,6 +412,7 @@ const TAGS = [
 function tagOf(endpoint: Endpoint): string {
   if (endpoint.root === true) return 'compatibility';
   if (endpoint.path.endsWith('.json')) return 'files';
+  if (endpoint.path === '/changes') return 'changes';
   return endpoint.path.startsWith('/categories') ? 'categories' : 'skills';
 }
 

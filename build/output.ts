@@ -45,6 +45,11 @@ export interface WriteOptions {
    * build does not emit (deleted skills) are never carried over.
    */
   reuse?: boolean;
+  /**
+   * Called once the staging folder is complete and every write has landed, right before the swap:
+   * the last step that may still fail the build (the change log is written here, build/changes.ts).
+   */
+  beforeSwap?: () => void | Promise<void>;
 }
 
 /**
@@ -80,6 +85,7 @@ export async function writeAtomically<T>(
     const failed = await settle();
     if (failed !== undefined) throw failed.error;
     await checkReplaceable(out, marker);
+    await options.beforeSwap?.();
     await swap(staging, out);
     return { result, stats };
   } catch (error) {

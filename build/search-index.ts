@@ -37,7 +37,7 @@ import {
   type TermChunk,
   type TermPack,
 } from '../src/search/format.ts';
-import { FIELD_BIT, processTerm, scanWords } from '../src/search/options.ts';
+import { FIELD_BIT, NAME_FOCUS, processTerm, scanWords } from '../src/search/options.ts';
 import type { CategoryDef, Emit, SkillRecord } from './model.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 import { qualitySummary } from './quality/index.ts';
@@ -113,6 +113,7 @@ export async function buildSearchIndex(
     summaries,
     filters,
     stars,
+    copies: copiesTable(docs),
   };
   return { root: searchFilePath(await put('r', root)) };
 }
@@ -445,8 +446,14 @@ async function writeTermRange(
       const d = doc[x]!;
       let mask = 0;
       let e = x;
-      while (e < end && doc[e] === d) mask |= bit[e++]!;
-      postings.push((d - prev) * 8 + mask);
+      let inName = 0;
+      while (e < end && doc[e] === d) {
+        if (bit[e] === FIELD_BIT.name) inName++;
+        mask |= bit[e++]!;
+      }
+      // At least half of the name's words are this term (`starts[2d]`: the name's word count).
+      if (inName > 0 && 2 * inName >= corpus.starts[d * 2]!) mask |= NAME_FOCUS;
+      postings.push((d - prev) * 16 + mask);
       prev = d;
       for (let y = x; y < e; ) {
         let z = y;
@@ -540,5 +547,22 @@ function starsTable(docs: readonly SkillRecord[]): string {
     }
     values[values.length - 1] = values[values.length - 1]! + 1;
   }
+  return encodeVarints(values);
+}
+
+/**
+ * The root's `copies`: each exact copy (`checks.duplicateOf`, build/quality/duplicates.ts) whose
+ * original is indexed too, as varint pairs (gap from the previous copy, original).
+ */
+function copiesTable(docs: readonly SkillRecord[]): string {
+  const numberOf = new Map(docs.map((s, i) => [s.id, i]));
+  const values: number[] = [];
+  let previous = -1;
+  docs.forEach((skill, i) => {
+    const original = skill.checks?.duplicateOf === undefined ? undefined : numberOf.get(skill.checks.duplicateOf);
+    if (original === undefined) return;
+    values.push(i - previous, original);
+    previous = i;
+  });
   return encodeVarints(values);
 }

@@ -1,9 +1,10 @@
 /**
- * `npm run dev:edge [-- --port 8787] [--dir public] [--content content]`: the Cloudflare Worker
+ * `npm run dev:edge [-- --port 8787] [--dir public] [--content content] [--r2 [--prefix P]]`: the Cloudflare Worker
  * (src/edge/worker.ts) run locally in workerd, the real Workers runtime, through miniflare's API,
  * configured from wrangler.toml (compatibility date, assets binding, `run_worker_first`) with
  * the build output as its static assets. Builds the content first when the output has no
- * manifest. Needs no network and no Cloudflare account: miniflare's `Request.cf` download is
+ * manifest. With `--r2`, the Worker reads the tree from a local R2 bucket filled from the output
+ * instead (docs/edge.md "The tree in R2"). Needs no network and no Cloudflare account: miniflare's `Request.cf` download is
  * switched off, and wrangler (with its telemetry and update checks) is not involved.
  *
  * `startEdge()` and `bundleWorker()` are also what test/contract-worker.test.ts runs.
@@ -16,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { Log, LogLevel, Miniflare } from 'miniflare';
 import { runBuild } from '../build/build.ts';
+import { readOutput } from '../src/node/deploy.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -119,6 +121,12 @@ export interface EdgeOptions {
   script?: string;
   /** Miniflare's log level; default warnings and errors. */
   logLevel?: LogLevel;
+  /**
+   * Serve `dir` from a local R2 bucket bound as `TREE` instead of static assets (docs/edge.md "The
+   * tree in R2"): the bucket is filled with the objects `skills-api deploy` would upload, under
+   * `prefix`. The isolate looks for a new manifest every `refreshSeconds` (default 30).
+   */
+  r2?: { prefix?: string; refreshSeconds?: number };
 }
 
 export interface RunningEdge {
@@ -127,12 +135,28 @@ export interface RunningEdge {
   port: number;
   /** Stop workerd. */
   close(): Promise<void>;
+  /** With `r2`: put another build output into the bucket, as a deploy would (nothing is deleted). */
+  fill?(dir: string): Promise<void>;
 }
 
 /** Run the Worker in workerd over `dir`, configured like wrangler.toml; resolves once it listens. */
 export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
   const config = await edgeConfig();
   const script = options.script ?? (await bundleWorker());
+  // What wrangler sends for an array `run_worker_first`.
+  const assets = {
+    directory: resolve(options.dir),
+    binding: config.binding,
+    routerConfig: {
+      has_user_worker: true,
+      invoke_user_worker_ahead_of_assets: false,
+      static_routing: {
+        user_worker: config.runWorkerFirst.filter((p) => !p.startsWith('!')),
+        asset_worker: config.runWorkerFirst.filter((p) => p.startsWith('!')).map((p) => p.slice(1)),
+      },
+    },
+    assetConfig: { not_found_handling: 'none' as const, has_static_routing: true },
+  };
   const mf = new Miniflare({
     modules: true,
     script,
@@ -142,20 +166,12 @@ export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
     // The `Request.cf` placeholder instead of a download from workers.cloudflare.com.
     cf: false,
     log: new Log(options.logLevel ?? LogLevel.WARN),
-    assets: {
-      directory: resolve(options.dir),
-      binding: config.binding,
-      // What wrangler sends for an array `run_worker_first`.
-      routerConfig: {
-        has_user_worker: true,
-        invoke_user_worker_ahead_of_assets: false,
-        static_routing: {
-          user_worker: config.runWorkerFirst.filter((p) => !p.startsWith('!')),
-          asset_worker: config.runWorkerFirst.filter((p) => p.startsWith('!')).map((p) => p.slice(1)),
-        },
-      },
-      assetConfig: { not_found_handling: 'none', has_static_routing: true },
-    },
+    ...(options.r2 === undefined
+      ? { assets }
+      : {
+          r2Buckets: [R2_BINDING],
+          bindings: { TREE_PREFIX: options.r2.prefix ?? '', TREE_REFRESH_SECONDS: String(options.r2.refreshSeconds ?? 30) },
+        }),
   });
   let url: URL;
   try {
@@ -164,10 +180,45 @@ export async function startEdge(options: EdgeOptions): Promise<RunningEdge> {
     await mf.dispose().catch(() => undefined);
     throw error;
   }
-  return { url: url.origin, port: Number(url.port), close: () => mf.dispose() };
+  const running: RunningEdge = { url: url.origin, port: Number(url.port), close: () => mf.dispose() };
+  if (options.r2 !== undefined) {
+    const prefix = options.r2.prefix ?? '';
+    // Miniflare types the bucket with @cloudflare/workers-types, which this project does not install.
+    running.fill = async (dir) => fillBucket((await mf.getR2Bucket(R2_BINDING)) as unknown as LocalBucket, dir, prefix);
+    try {
+      await running.fill(options.dir);
+    } catch (error) {
+      await mf.dispose().catch(() => undefined);
+      throw error;
+    }
+  }
+  return running;
 }
 
-const USAGE = 'usage: npm run dev:edge -- [--port 8787] [--dir public] [--content content]';
+/** The R2 binding name the Worker reads the tree from (src/edge/worker.ts `Env.TREE`). */
+const R2_BINDING = 'TREE';
+
+/** The part of miniflare's R2 bucket the fill uses. */
+interface LocalBucket {
+  put(key: string, value: ArrayBuffer, options: { httpMetadata: { contentType: string; cacheControl: string } }): Promise<unknown>;
+}
+
+/** Put every object `skills-api deploy` would publish from `dir` into a local R2 bucket, as it would (the manifest last). */
+async function fillBucket(bucket: LocalBucket, dir: string, prefix: string): Promise<void> {
+  const all = await readOutput(dir);
+  const clean = prefix.replace(/^\/+|\/+$/g, '');
+  const put = async (object: (typeof all)[number]) => {
+    const key = clean === '' ? object.key : `${clean}/${object.key}`;
+    // An ArrayBuffer of its own: miniflare's proxy does not pass a Node Buffer (a view of a shared pool).
+    const bytes = await readFile(object.file);
+    await bucket.put(key, bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer, { httpMetadata: { contentType: object.contentType, cacheControl: object.cacheControl } });
+  };
+  const tree = all.filter((o) => o.key !== MANIFEST_PATH);
+  for (let start = 0; start < tree.length; start += 16) await Promise.all(tree.slice(start, start + 16).map(put));
+  await put(all.find((o) => o.key === MANIFEST_PATH)!);
+}
+
+const USAGE = 'usage: npm run dev:edge -- [--port 8787] [--dir public] [--content content] [--r2 [--prefix P]]';
 
 /**
  * Command line: build if needed, start, print the URL, stop on Ctrl-C. Exit codes: 1 the build
@@ -182,6 +233,8 @@ async function main(argv: readonly string[]): Promise<number> {
         port: { type: 'string', default: String(DEFAULT_PORT) },
         dir: { type: 'string' },
         content: { type: 'string', default: 'content' },
+        r2: { type: 'boolean', default: false },
+        prefix: { type: 'string', default: '' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -207,8 +260,9 @@ async function main(argv: readonly string[]): Promise<number> {
       const report = await runBuild({ contentDir: values.content, outDir: dir });
       console.log(`built ${report.skills} skills into ${dir}: ${report.files} files`);
     }
-    const edge = await startEdge({ dir, port, host: 'localhost', logLevel: LogLevel.INFO });
-    console.log(`edge Worker (workerd) serving ${dir} at ${edge.url}  —  try ${edge.url}/api/v1/skills`);
+    const edge = await startEdge({ dir, port, host: 'localhost', logLevel: LogLevel.INFO, ...(values.r2 ? { r2: { prefix: values.prefix } } : {}) });
+    const from = values.r2 ? `a local R2 bucket filled from ${dir}` : dir;
+    console.log(`edge Worker (workerd) serving ${from} at ${edge.url}  —  try ${edge.url}/api/v1/skills`);
     const stop = () => {
       void edge.close().then(() => process.exit(0));
     };

@@ -17,10 +17,10 @@ import { ApiError, type ErrorCode } from './errors.ts';
 import type { Bundle, BundleSource } from './bundle.ts';
 import type { Handler } from './handler.ts';
 import type { Loader } from './loader.ts';
-import type { AutocompleteParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
+import type { AutocompleteParams, ChangesParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
 import type * as S from './schemas.ts';
 
-export type { AutocompleteParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
+export type { AutocompleteParams, ChangesParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
 
 /** Response bodies, one per endpoint. */
 export type SkillListResponse = z.infer<typeof S.SkillListResponse>;
@@ -31,6 +31,7 @@ export type SearchResponse = z.infer<typeof S.SearchResponse>;
 export type AutocompleteResponse = z.infer<typeof S.AutocompleteResponse>;
 export type CategoryListResponse = z.infer<typeof S.CategoryListResponse>;
 export type CategoryDetailResponse = z.infer<typeof S.CategoryDetailResponse>;
+export type ChangesResponse = z.infer<typeof S.ChangesResponse>;
 
 /** Where the client gets its answers (exactly one source). */
 export type ClientOptions =
@@ -59,6 +60,8 @@ export interface SkillsClient {
   getCategory(slug: string, params?: LocaleParams): Promise<CategoryDetailResponse>;
   /** `GET /api/v1/categories/:slug/skills` */
   listCategorySkills(slug: string, params?: ListParams): Promise<SkillListResponse>;
+  /** `GET /api/v1/changes`: the change log after `since`, oldest first (docs/api.md "Changes"). */
+  listChanges(params?: ChangesParams): Promise<ChangesResponse>;
   /**
    * The raw answer to a canonical request such as `/api/v1/skills?page=2` (status, headers and
    * body as the API gives them; never throws for an error status).
@@ -92,6 +95,7 @@ export function createClient(options: ClientOptions): SkillsClient {
     listCategories: (params) => get('/categories', params),
     getCategory: async (slug, params) => get(`/categories/${segment(slug)}`, params),
     listCategorySkills: async (slug, params) => get(`/categories/${segment(slug)}/skills`, params),
+    listChanges: (params) => get('/changes', params),
     fetch: send,
   };
 }

@@ -3,6 +3,7 @@
  * the static tree through a `Loader`. It reads nothing the build did not write, imports no Node
  * built-in, and runs unchanged in Node, a Service Worker, an edge Worker or over a bundle.
  */
+import { answerChanges, readChangesQuery } from './changes.ts';
 import { answerCompatSearch } from './compat.ts';
 import { ApiError, isApiError } from './errors.ts';
 import { keepLoad, type InFlight } from './in-flight.ts';
@@ -157,6 +158,8 @@ async function answer(load: Loader, manifest: Manifest, route: Exclude<Route, { 
       const path = categoryPath(route.slug, readLocale(params, manifest));
       return envelope(await load(path), path);
     }
+    case 'changes':
+      return answerChanges(load, manifest, readChangesQuery(params));
   }
 }
 

@@ -19,8 +19,10 @@ export {
   ORDERS,
   PAGE_SIZE,
   SORTS,
+  CHANGES_PAGE_SIZE,
   categoriesPath,
   categoryPath,
+  changesPagePath,
   listKey,
   listOrdinalsPath,
   listPagePath,
@@ -34,6 +36,8 @@ export {
 export type {
   Category,
   CategoryDetail,
+  ChangeEntry,
+  ChangesResponse,
   Pagination,
   SearchMeta,
   SearchResponse,
@@ -48,6 +52,7 @@ export type {
   TopSkill,
 } from './schemas.ts';
 export { createClient, type ClientOptions, type SkillsClient } from './client.ts';
+export { CHANGE_CURSOR_RE, START_CURSOR } from './changes.ts';
 export { BUNDLE_VERSION, BundleError, bundleLoader, readBundle, type Bundle, type BundleSource } from './bundle.ts';
 export { IMMUTABLE_CACHE_CONTROL, withCaching, type CachingOptions } from './http-cache.ts';
 export { createBrowserHandler, isApiRequest } from './browser-api.ts';

@@ -39,8 +39,15 @@ export interface Manifest {
    * `contentFingerprint`): `skills-api start` rebuilds when the content no longer matches it.
    */
   contentHash?: string;
+  /**
+   * Entries of the change log, published as `changesPagePath` files (src/changes.ts); absent in
+   * outputs built before the log existed.
+   */
+  changes?: number;
   /** Build time, only when SOURCE_DATE_EPOCH was set (builds are otherwise timestamp-free). */
   builtAt?: string;
+  /** The package and version that built the tree; absent in outputs built before it was recorded. */
+  generator?: { name: string; version: string };
 }
 
 /** Check the manifest's shape and version; throws a SERVER_ERROR naming what is wrong. */

@@ -4,6 +4,7 @@
  * listing every problem (not only the first). Unknown parameters are ignored (DECISIONS §4).
  */
 import { ApiError } from './errors.ts';
+import { MAX_PAGE } from './paths.ts';
 
 /** One invalid parameter, as listed in `error.details.params`. */
 export interface ParamProblem {
@@ -11,6 +12,7 @@ export interface ParamProblem {
   message: string;
 }
 
+/** A positive decimal integer of at most nine digits (`MAX_PAGE`), so it is exact and cheap to check. */
 const DIGITS = /^[1-9][0-9]{0,8}$/;
 
 /** Reads and validates parameters of one request; call `done()` before using the values. */
@@ -30,7 +32,7 @@ export class ParamReader {
   }
 
   /** Positive integer in [1, max] (decimal digits only: `1.5`, `1e3`, `-1`, `0`, `""` are invalid). */
-  positiveInt(name: string, fallback: number, max = 1_000_000_000): number {
+  positiveInt(name: string, fallback: number, max = MAX_PAGE): number {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     const n = DIGITS.test(value) ? Number(value) : NaN;

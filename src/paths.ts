@@ -18,6 +18,7 @@
  * | /api/v1/categories?locale=L                     | api/v1/categories/index.json (en), index.L.json (others) |
  * | /api/v1/categories/:slug?locale=L               | api/v1/categories/:slug/index.json, index.L.json         |
  * | (any list, any sort and order)                  | api/v1/skills/_list/<list>/S-O/ordinals.json             |
+ * | /api/v1/changes[?since=C] (C: entry 100·(P-1))  | api/v1/changes/P.json (`changesPagePath`)                |
  *
  * List pages hold exactly the body of the canonical answer at the default limit (20); page files
  * exist for pages 1..totalPages (page 1 always, even when empty). Defaults: sort `stars`, order `desc`.
@@ -42,6 +43,8 @@ export const MANIFEST_PATH = `${API_PREFIX}/manifest.json`;
 /** Page size of the pre-built list pages (the spec's default `limit`). */
 export const PAGE_SIZE = 20;
 export const MAX_LIMIT = 100;
+/** Largest `page` (nine digits): a higher one is INVALID_PARAMS. */
+export const MAX_PAGE = 999_999_999;
 export const SORTS = ['stars', 'updated', 'name'] as const;
 export const ORDERS = ['asc', 'desc'] as const;
 export type Sort = (typeof SORTS)[number];
@@ -101,6 +104,21 @@ export function ordinalLocation(n: number): { path: string; index: number } {
     path: listPagePath({ kind: 'all' }, DEFAULT_SORT, DEFAULT_ORDER, Math.floor(n / PAGE_SIZE) + 1),
     index: n % PAGE_SIZE,
   };
+}
+
+/**
+ * The change log (docs/api.md "Changes"): entries per page file, which is also the default and
+ * the largest `limit` of `/api/v1/changes`, so each page file is the exact answer at the default.
+ */
+export const CHANGES_PAGE_SIZE = 100;
+
+/**
+ * File of one page of the change log (1-based): entries `(page-1)*100+1 .. page*100`, the exact
+ * answer to `/api/v1/changes?since=<cursor of entry (page-1)*100>` (page 1: no `since`). Pages
+ * 1..⌊entries/100⌋+1 exist, so the page after the last full one is there and empty.
+ */
+export function changesPagePath(page: number): string {
+  return `${API_PREFIX}/changes/${page}.json`;
 }
 
 /** File of the category list in one locale. */

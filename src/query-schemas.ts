@@ -6,7 +6,8 @@
  * the runtime path carries no zod). test/openapi.test.ts checks that they agree with the handler.
  */
 import { z } from 'zod';
-import { LOCALE_RE, MAX_LIMIT, ORDERS, OWNER_RE, REPO_RE, SLUG_RE, SORTS } from './paths.ts';
+import { CHANGE_CURSOR_RE } from './changes.ts';
+import { CHANGES_PAGE_SIZE, LOCALE_RE, MAX_LIMIT, MAX_PAGE, ORDERS, OWNER_RE, REPO_RE, SLUG_RE, SORTS } from './paths.ts';
 
 /** Longest search query (spec "Limits"): the search runtime's own constant. */
 export { MAX_QUERY_LENGTH } from './search/options.ts';
@@ -16,7 +17,7 @@ export { AUTOCOMPLETE_MAX as MAX_SUGGESTIONS } from './search/index.ts';
 import { AUTOCOMPLETE_MAX as MAX_SUGGESTIONS } from './search/index.ts';
 
 // `ParamReader.positiveInt` accepts 1–9 decimal digits, `nonNegativeInt` up to 15.
-const Page = z.int().min(1).max(999_999_999).describe('1-based page number (default 1); a page past the end answers `data: []`');
+const Page = z.int().min(1).max(MAX_PAGE).describe('1-based page number (default 1); a page past the end answers `data: []`');
 const Slug = z.string().regex(SLUG_RE);
 
 /** `owner` and `repo` of `/skills/:owner/:repo[...]`. */
@@ -71,3 +72,14 @@ export const LocaleParams = z.object({
     .describe('language code (default en); a well-formed code without translation falls back to its language, then en'),
 });
 export type LocaleParams = z.infer<typeof LocaleParams>;
+
+/** Query of `GET /changes` (src/changes.ts). */
+export const ChangesParams = z.object({
+  since: z
+    .string()
+    .regex(CHANGE_CURSOR_RE)
+    .optional()
+    .describe('a cursor of this log (an entry\'s `cursor` or a `meta.cursor`; `0` is the start): only entries after it. Default: from the start'),
+  limit: z.int().min(1).max(CHANGES_PAGE_SIZE).optional().describe(`entries per page (default and at most ${CHANGES_PAGE_SIZE})`),
+});
+export type ChangesParams = z.infer<typeof ChangesParams>;

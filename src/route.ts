@@ -15,6 +15,8 @@ export type Route =
   | { kind: 'categories' }
   | { kind: 'category'; slug: string }
   | { kind: 'category-skills'; slug: string }
+  /** The change log (src/changes.ts). */
+  | { kind: 'changes' }
   /** `<base>api/search`: the open `skills` CLI's search (src/compat.ts), beside `/api/v1`. */
   | { kind: 'compat-search' };
 
@@ -85,6 +87,7 @@ export function parseRoute(pathname: string, basePath = '/'): Route | null {
     if (c === 'content' || c === 'stats') return { kind: 'skill', owner, repo, resource: c };
     return null;
   }
+  if (head === 'changes' && a === undefined) return { kind: 'changes' };
   if (head === 'categories' && c === undefined) {
     if (a === undefined) return { kind: 'categories' };
     const slug = segment(a, SLUG_RE);

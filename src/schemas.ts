@@ -151,7 +151,12 @@ export const SearchResult = z.object({
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 
-export const SearchMeta = z.object({ query: z.string(), took: z.number().nonnegative() });
+export const SearchMeta = z.object({
+  query: z.string(),
+  took: z.number().nonnegative(),
+  /** Present (true) when no skill matched every plain word and the answer lists those matching the most (docs/api.md). */
+  relaxed: z.literal(true).optional(),
+});
 export type SearchMeta = z.infer<typeof SearchMeta>;
 
 /** Autocomplete suggestion (endpoint 6). */
@@ -174,3 +179,24 @@ export type SearchResponse = z.infer<typeof SearchResponse>;
 export const AutocompleteResponse = z.object({ data: z.array(Suggestion) });
 export const CategoryListResponse = z.object({ data: z.array(Category) });
 export const CategoryDetailResponse = z.object({ data: CategoryDetail });
+
+/**
+ * Additive: one entry of the change log (`GET /changes`, docs/api.md "Changes"): the skill `id`
+ * was `added`, `updated` or `removed` by the build at `at`; `sha256` identifies the skill's
+ * published state (for `removed`, the state it had). `cursor` names the entry: ask `since` it.
+ */
+export const ChangeEntry = z.object({
+  cursor: z.string(),
+  at: Timestamp,
+  id: z.string(),
+  change: z.enum(['added', 'updated', 'removed']),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ChangeEntry = z.infer<typeof ChangeEntry>;
+
+/** Paging of the change log: the `limit` applied and whether entries follow this page. */
+export const ChangesPagination = z.object({ limit: z.number().int().positive(), hasMore: z.boolean() });
+
+/** `GET /changes`: entries oldest first; `meta.cursor` is the `since` of the next request. */
+export const ChangesResponse = z.object({ data: z.array(ChangeEntry), pagination: ChangesPagination, meta: z.object({ cursor: z.string() }) });
+export type ChangesResponse = z.infer<typeof ChangesResponse>;

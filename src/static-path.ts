@@ -4,9 +4,10 @@
  * the handler.
  */
 import { ApiError } from './errors.ts';
+import { readChangesQuery } from './changes.ts';
 import { readListQuery } from './lists.ts';
 import { ParamReader } from './params.ts';
-import { LOCALE_RE, PAGE_SIZE, categoriesPath, categoryPath, hasListPages, listPagePath, skillPath } from './paths.ts';
+import { CHANGES_PAGE_SIZE, LOCALE_RE, PAGE_SIZE, categoriesPath, changesPagePath, categoryPath, hasListPages, listPagePath, skillPath } from './paths.ts';
 import { parseRoute } from './route.ts';
 
 /**
@@ -24,6 +25,8 @@ import { parseRoute } from './route.ts';
  * - `/api/v1/categories/:slug/skills?…` → the `category=:slug` list page
  * - `/api/v1/categories?locale=L` → `api/v1/categories/index[.L].json`
  * - `/api/v1/categories/:slug?locale=L` → `api/v1/categories/:slug/index[.L].json`
+ * - `/api/v1/changes[?since=C]` at the default limit, when `C` is `0` or the cursor of entry
+ *   100·k → `api/v1/changes/<k+1>.json` (whether `C` is really this log's is not checked)
  *
  * The mapping is syntactic (it reads no manifest), so the file may not exist: an unknown skill,
  * category or platform, a page past the last one (the API answers `data: []` there), or a locale
@@ -54,6 +57,12 @@ export function staticPathFor(url: string | URL, basePath = '/'): string | null 
         reader.done();
         if (!LOCALE_RE.test(locale)) return null;
         return route.kind === 'categories' ? categoriesPath(locale) : categoryPath(route.slug, locale);
+      }
+      case 'changes': {
+        // A page file answers from the start or from the last entry of a full page, at the default limit.
+        const { position, limit } = readChangesQuery(params);
+        if (limit !== CHANGES_PAGE_SIZE || position % CHANGES_PAGE_SIZE !== 0) return null;
+        return changesPagePath(position / CHANGES_PAGE_SIZE + 1);
       }
       case 'search':
       case 'autocomplete':

@@ -12,6 +12,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../build/build.ts';
+import { readLoadCache, restoreRecord, writeLoadCache } from '../build/build-cache.ts';
+import { loadContent } from '../build/load-content.ts';
+import type { SkillRecord } from '../build/model.ts';
+import { runImport } from '../build/import/run.ts';
+import { gitFixture, skillMd, type GitFixture } from './helpers/git-fixture.ts';
 import { treeHashes } from './helpers/read-tree.ts';
 
 const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
@@ -107,6 +112,22 @@ describe('incremental build', () => {
     expect(treeHashes(out)).toEqual(await cleanTree('clean-categories', from));
   }, 60_000);
 
+  it('a skill from the cache keeps its source (the importer\'s repository, folder and commit)', async () => {
+    const from = join(base, 'content-source');
+    const out = join(base, 'public-source');
+    await cp(SAMPLE, from, { recursive: true });
+    const owner = (await readdir(join(from, 'skills'))).sort()[0]!;
+    const repo = (await readdir(join(from, 'skills', owner))).sort()[0]!;
+    const file = join(from, 'skills', owner, repo, 'skill.json');
+    const json = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+    await writeFile(file, JSON.stringify({ ...json, source: { repository: `https://github.com/${owner}/skills`, path: repo, commit: 'a'.repeat(40) } }));
+    await incremental(from, out);
+    expect((await incremental(from, out)).fromCache).toBeGreaterThan(0);
+    const detail = JSON.parse(await readFile(join(out, 'api/v1/skills', owner, repo, 'index.json'), 'utf8')) as { data: { source?: { commit: string } } };
+    expect(detail.data.source?.commit).toBe('a'.repeat(40));
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-source', from));
+  }, 60_000);
+
   it('re-uses the problems of an invalid skill as well (--skip-invalid)', async () => {
     const from = join(base, 'content-invalid');
     const out = join(base, 'public-invalid');
@@ -173,6 +194,86 @@ describe('incremental build', () => {
     const report = await incremental(from, out);
     expect(report.fromCache).toBe(0);
     expect(treeHashes(out)).toEqual(expected);
+  }, 120_000);
+});
+
+describe('the build cache carries every field of a record', () => {
+  it('fields it does not know of come back whole, in their place (a field added to SkillRecord later)', async () => {
+    const from = join(base, 'content-fields');
+    await cp(SAMPLE, from, { recursive: true });
+    const { cache } = await loadContent(from, { quality: false });
+    const dir = [...cache!.skills.keys()][0]!;
+    const record = cache!.skills.get(dir)!.record!;
+    // Stand-ins for fields other work adds to records: a list of files, license details.
+    const extended = { ...record, files: [{ path: 'scripts/run.sh', size: 12 }], licenseDetails: { spdx: 'MIT', file: null } } as SkillRecord;
+    const cacheFolder = join(base, 'cache-fields');
+    writeLoadCache(cacheFolder, { ...cache!, skills: new Map([[dir, { ...cache!.skills.get(dir)!, record: extended }]]) });
+    const stored = readLoadCache(cacheFolder, cache!.contentDir)!.skills.get(dir)!.record!;
+    const restored = restoreRecord(stored, extended.raw, extended.sha, extended.size);
+    expect(JSON.stringify(restored)).toBe(JSON.stringify(extended));
+  });
+});
+
+describe('incremental build of imported skills', () => {
+  // Imported skills carry fields a hand-written fixture lacks (`source`, and quality flags derived
+  // from it): every field of a record must come back from the cache.
+  let repos: { tools: GitFixture; kit: GitFixture };
+  let from: string;
+  const importAll = (today: string) =>
+    runImport({ sources: [{ url: repos.tools.dir }, { url: repos.kit.dir }], out: from, cacheDir: join(base, 'import-cache'), meta: { kind: 'none' }, today });
+
+  beforeAll(async () => {
+    const parent = join(base, 'repos');
+    repos = { tools: await gitFixture(parent, 'tools', 'https://github.com/acme/tools'), kit: await gitFixture(parent, 'kit', 'https://github.com/beta/kit') };
+    await repos.tools.commit('2025-01-01T00:00:00Z', {
+      'skills/pdf/SKILL.md': skillMd('pdf', 'Extract text and tables from PDF files.'),
+      'skills/pdf/scripts/extract.py': 'print("extract")\n',
+      'skills/docx/SKILL.md': skillMd('docx', 'Edit Word documents.', 'license: MIT\n'),
+      'skills/xlsx/SKILL.md': skillMd('xlsx', 'Spreadsheet formulas and charts.'),
+    });
+    await repos.kit.commit('2025-01-02T00:00:00Z', {
+      'skills/deploy/SKILL.md': skillMd('deploy', 'Deploy containers with docker compose.', '', '# Deploy\n\nRun `scripts/up.sh`.\n'),
+      'skills/deploy/scripts/up.sh': '#!/bin/sh\ndocker compose up -d\n',
+      'skills/review/SKILL.md': skillMd('review', 'Review pull requests for security problems.'),
+    });
+    from = join(base, 'content-imported');
+    await importAll('2025-01-03');
+  });
+
+  it('matches a clean build byte for byte: unchanged, after an edit, after a removal and an addition', async () => {
+    const out = join(base, 'public-imported');
+    const first = await incremental(from, out);
+    expect(first.fromCache).toBe(0);
+    const { data: detail } = JSON.parse(await readFile(join(out, 'api/v1/skills/acme/pdf/index.json'), 'utf8')) as {
+      data: { source?: { repository: string }; checks?: unknown };
+    };
+    // What the old cache lost: the source, and the executable-script flag derived from it.
+    expect(detail.source?.repository).toBe('https://github.com/acme/tools');
+    expect(JSON.stringify(detail.checks)).toContain('executable-script');
+
+    const unchanged = await incremental(from, out);
+    expect(unchanged.fromCache).toBe(unchanged.skills);
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-imported-0', from));
+
+    await repos.tools.commit('2025-02-01T00:00:00Z', { 'skills/xlsx/SKILL.md': skillMd('xlsx', 'Spreadsheet formulas, charts and pivot tables.') });
+    await importAll('2025-02-02');
+    const edited = await incremental(from, out);
+    expect(edited.fromCache).toBeLessThan(edited.skills);
+    expect(edited.fromCache).toBeGreaterThan(0);
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-imported-1', from));
+
+    await repos.kit.commit('2025-03-01T00:00:00Z', {
+      'skills/review/SKILL.md': null,
+      'skills/lint/SKILL.md': skillMd('lint', 'Lint shell scripts.'),
+      'skills/lint/lint.sh': '#!/bin/sh\nshellcheck "$@"\n',
+    });
+    await importAll('2025-03-02');
+    const moved = await incremental(from, out);
+    expect(moved.fromCache).toBeGreaterThan(0);
+    const tree = treeHashes(out);
+    expect(tree).toEqual(await cleanTree('clean-imported-2', from));
+    expect([...tree.keys()].some((path) => path.startsWith('api/v1/skills/beta/lint/'))).toBe(true);
+    expect([...tree.keys()].some((path) => path.startsWith('api/v1/skills/beta/review/'))).toBe(false);
   }, 120_000);
 });
 

@@ -59,6 +59,9 @@ describe('runBuild', () => {
     expect(manifest).toEqual(report.manifest);
     expect(manifest.skillCount).toBe(4);
     expect(manifest.builtAt).toBeUndefined();
+    // The package that built the tree, by the version in its package.json.
+    const pkg = JSON.parse(await fs.readFile(join(import.meta.dirname, '..', 'package.json'), 'utf8')) as { name: string; version: string };
+    expect(manifest.generator).toEqual({ name: pkg.name, version: pkg.version });
     expect(tree.has(manifest.search!.root)).toBe(true);
 
     const detail = SkillDetailResponse.parse(await readJson(out, skillPath('globex', 'skill-01', 'detail')));

@@ -80,6 +80,7 @@ describe('skills-api mcp --bundle', () => {
       list_categories: { properties: ['locale'], required: [] },
       get_category: { properties: ['slug', 'locale'], required: ['slug'] },
       list_category_skills: { properties: ['slug', 'page', 'limit', 'sort', 'order', 'platform'], required: ['slug'] },
+      list_changes: { properties: ['since', 'limit'], required: [] },
     });
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(20);
@@ -103,6 +104,8 @@ describe('skills-api mcp --bundle', () => {
     ['list_categories', { locale: 'de' }, '/api/v1/categories?locale=de'],
     ['get_category', { slug: 'development' }, '/api/v1/categories/development'],
     ['list_category_skills', { slug: 'development', limit: 1 }, '/api/v1/categories/development/skills?limit=1'],
+    ['list_changes', {}, '/api/v1/changes'],
+    ['list_changes', { since: '2-b1eb3b0e52b36d0d', limit: 2 }, '/api/v1/changes?since=2-b1eb3b0e52b36d0d&limit=2'],
   ])('%s %j answers the API JSON as structured content, readable text beside it', async (name, args, path) => {
     const result = await client.callTool({ name, arguments: args });
     expect(result.isError ?? false).toBe(false);
@@ -113,6 +116,14 @@ describe('skills-api mcp --bundle', () => {
     const text = textOf(result);
     expect(text.length).toBeGreaterThan(0);
     expect(text).not.toMatch(/<\/?mark>|"data"|score/);
+  });
+
+  it('list_changes says what changed and which cursor to ask from next', async () => {
+    const text = textOf(await client.callTool({ name: 'list_changes', arguments: { limit: 2 } }));
+    expect(text).toMatch(/^\S+ added acme\/pdf-toolkit\n\S+ added acme\/review-bot\nMore changes follow; ask with since=2-[0-9a-f]{16}\n$/);
+    const bad = await client.callTool({ name: 'list_changes', arguments: { since: '99-0123456789abcdef' } });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/^INVALID_PARAMS \(400\): .*since/);
   });
 
   it('search text names the results without HTML or scores', async () => {
@@ -245,7 +256,7 @@ describe.runIf(NODE22_SUPPORTED)('the MCP Inspector CLI (@modelcontextprotocol/i
     const tools = (await inspect('tools/list')).tools as { name: string; outputSchema?: object }[];
     expect(tools.map((t) => t.name).sort()).toEqual([
       'autocomplete', 'get_category', 'get_install_command', 'get_skill', 'get_skill_content', 'get_skill_stats',
-      'list_categories', 'list_category_skills', 'list_skills', 'search_skills',
+      'list_categories', 'list_category_skills', 'list_changes', 'list_skills', 'search_skills',
     ]);
     expect(tools.every((t) => t.outputSchema !== undefined)).toBe(true);
     const called = await inspect('tools/call', '--tool-name', 'search_skills', '--tool-arg', 'q=pdf', '--tool-arg', 'hasMarketplace=true');

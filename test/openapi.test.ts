@@ -83,7 +83,7 @@ afterAll(async () => {
 const ask = (h: Handler, url: string) => h(new Request(new URL(url, 'http://openapi.test')));
 
 describe('the document', () => {
-  it('is OpenAPI 3.1 with the 9 endpoints, whose operationIds are the typed client methods, the served files and the compatibility route', () => {
+  it('is OpenAPI 3.1 with the 9 endpoints and the change log, whose operationIds are the typed client methods, the served files and the compatibility route', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(doc).not.toHaveProperty('jsonSchemaDialect');
     const operations = Object.fromEntries(Object.entries(doc.paths).map(([path, item]) => [path, item.get.operationId]));
@@ -101,6 +101,7 @@ describe('the document', () => {
       '/api/v1/categories': 'listCategories',
       '/api/v1/categories/{slug}': 'getCategory',
       '/api/v1/categories/{slug}/skills': 'listCategorySkills',
+      '/api/v1/changes': 'listChanges',
     } satisfies Record<string, keyof SkillsClient | 'getManifest' | 'getOpenApi' | 'getQualityReport' | 'compatSearch'>);
     // Every path also answers HEAD (headers only) and a CORS preflight.
     for (const item of Object.values(doc.paths)) {
@@ -133,6 +134,7 @@ describe('the document', () => {
       getOpenApi: [],
       getQualityReport: [],
       compatSearch: ['q!', 'limit', 'owner'],
+      listChanges: ['since', 'limit'],
     });
   });
 
@@ -231,6 +233,10 @@ describe('real answers validate against the document', () => {
     ['/api/search?q=pdf', 200],
     ['/api/search?q=pdf&owner=ACME&limit=1', 200],
     ['/api/search?q=a', 400],
+    ['/api/v1/changes', 200],
+    ['/api/v1/changes?limit=2', 200],
+    ['/api/v1/changes?since=999-0123456789abcdef', 400],
+    ['/api/v1/changes?since=yesterday&limit=101', 400],
   ];
 
   it.each(ANSWERS)('%s → %i', async (url, status) => {

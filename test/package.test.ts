@@ -1,14 +1,17 @@
 /**
  * The npm package as a consumer gets it: `npm pack` (which compiles dist/ through `prepare`), the
  * tarball installed into an empty project, then plain Node 20 with no TypeScript loader, a strict
- * TypeScript consumer, and the `skills-api` bin of the installed package.
+ * TypeScript consumer, and the `skills-api` bin of the installed package. Also installed as a git
+ * dependency (the README's install from a tag before any publish): from a clone of this working
+ * tree's HEAD (committed work only), where npm installs the dev dependencies and runs `prepare`.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContentFolder } from './helpers/fixture-content.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -28,8 +31,8 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 }
 
 /** `run`, failing with its output when it fails. */
-async function ok(command: string, args: string[], cwd: string): Promise<string> {
-  const result = await run(command, args, cwd);
+async function ok(command: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  const result = await run(command, args, cwd, env);
   if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (${result.code}):\n${result.stdout}\n${result.stderr}`);
   return result.stdout;
 }
@@ -38,9 +41,26 @@ let work: string;
 let project: string;
 let tarball: string;
 let files: string[];
+/** The project that installed the package as a git dependency. */
+let gitProject: string;
+
+/** Install this repository's HEAD into an empty project as `git+file://…#HEAD`, as npm installs a git dependency. */
+async function installFromGit(): Promise<void> {
+  const clone = join(work, 'repository');
+  await ok('git', ['clone', '--quiet', ROOT, clone], work);
+  gitProject = join(work, 'git-consumer');
+  await ok('mkdir', ['-p', gitProject], work);
+  await writeFile(join(gitProject, 'package.json'), JSON.stringify({ name: 'git-consumer', version: '1.0.0', type: 'module', private: true }));
+  // The install npm runs in its own clone (dev dependencies, then `prepare`) reads npm's settings
+  // from the environment: from the cache when `npm ci` of this repository fetched them.
+  await ok('npm', ['install', '--no-audit', '--no-fund', `git+file://${clone}#HEAD`], gitProject, { ...process.env, npm_config_prefer_offline: 'true' });
+}
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'package-'));
+  // The slow one (a few minutes: npm installs every dev dependency in its clone) runs meanwhile.
+  const fromGit = installFromGit();
+  fromGit.catch(() => undefined);
   project = join(work, 'consumer');
   const packed = JSON.parse(await ok('npm', ['pack', '--json', '--pack-destination', work], ROOT)) as { filename: string; files: { path: string }[] }[];
   tarball = join(work, packed[0]!.filename);
@@ -50,16 +70,35 @@ beforeAll(async () => {
   // Dependencies come from npm's cache when `npm ci` of this repository already fetched them.
   await ok('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project);
   await ok(process.execPath, [join(project, 'node_modules', '.bin', 'skills-api'), 'build', '--content', join(ROOT, 'content'), '--out', 'built'], project);
-}, 300_000);
+  await fromGit;
+}, 600_000);
 
 afterAll(async () => {
   if (work !== undefined) await rm(work, { recursive: true, force: true });
 });
 
+describe('the package installed from git (github:OWNER/skills-directory-api#<tag>)', () => {
+  it('has dist/ built by prepare; skills-api --version and build run', async () => {
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const bin = join(gitProject, 'node_modules', '.bin', 'skills-api');
+    expect(await readdir(join(gitProject, 'node_modules', 'skills-directory-api', 'dist'))).toEqual(expect.arrayContaining(['build', 'site', 'src']));
+    expect((await ok(process.execPath, [bin, '--version'], gitProject)).trim()).toBe(pkg.version);
+    const content = await createContentFolder({ skills: 2 });
+    try {
+      const built = await ok(process.execPath, [bin, 'build', '--content', content.dir, '--out', 'tiny'], gitProject);
+      expect(built).toMatch(/^Built 2 skills from /);
+      const manifest = JSON.parse(await readFile(join(gitProject, 'tiny', 'api', 'v1', 'manifest.json'), 'utf8')) as { skillCount: number; generator: unknown };
+      expect(manifest).toMatchObject({ skillCount: 2, generator: { name: 'skills-directory-api', version: pkg.version } });
+    } finally {
+      await content.remove();
+    }
+  }, 60_000);
+});
+
 describe('the npm package', () => {
   it('ships dist/, the bin, the docs and the README, nothing of the sources, tests, content or scripts', () => {
     const top = new Set(files.map((path) => path.split('/')[0]));
-    expect([...top].sort()).toEqual(['README.md', 'bin', 'content', 'dist', 'docs', 'package.json', 'sources.json']);
+    expect([...top].sort()).toEqual(['CHANGELOG.md', 'README.md', 'bin', 'content', 'dist', 'docs', 'package.json', 'sources.json']);
     expect(files.filter((path) => path.startsWith('content/'))).toEqual(['content/categories.json', 'content/platforms.json']);
     expect(files).toContain('dist/src/client.js');
     expect(files).toContain('dist/src/client.d.ts');
@@ -67,9 +106,9 @@ describe('the npm package', () => {
     expect(files.filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts'))).toEqual([]);
   });
 
-  it('installs for a client without the build tools, the TypeScript loader or the MCP SDK', async () => {
+  it('installs for a client without the build tools, the TypeScript loader, the MCP SDK or the S3 client', async () => {
     const installed = await readdir(join(project, 'node_modules'));
-    for (const heavy of ['tsx', 'esbuild', '@modelcontextprotocol', 'typescript', 'vitest']) expect(installed).not.toContain(heavy);
+    for (const heavy of ['tsx', 'esbuild', '@modelcontextprotocol', '@aws-sdk', 'typescript', 'vitest']) expect(installed).not.toContain(heavy);
     const all = (await ok('npm', ['ls', '--all', '--parseable'], project)).trim().split('\n');
     // 37 when this was written (134 before the package was compiled and trimmed): a guard, not a figure.
     expect(all.length - 1).toBeLessThan(60);
@@ -141,12 +180,12 @@ export async function go(): Promise<void> {
     await writeFile(join(project, 'wrong.ts'), `import { createClient } from 'skills-directory-api/client';\nexport const n: number = createClient({ baseUrl: 'x' });\n`);
     await writeFile(join(project, 'tsconfig.wrong.json'), JSON.stringify({ compilerOptions: { ...strict, types: [] }, files: ['wrong.ts'] }));
     expect((await run(process.execPath, [TSC, '-p', 'tsconfig.wrong.json'], project)).stdout).toMatch(/error TS2322/);
-  }, 60_000);
+  }, 180_000);
 
   it('npx skills-api: --help lists every command; search answers; mcp says how to add its optional SDK', async () => {
     const help = await run('npx', ['--no-install', 'skills-api', '--help'], project);
     expect(help.code).toBe(0);
-    for (const command of ['build', 'start', 'dev', 'serve', 'import', 'bundle', 'search', 'show', 'list', 'categories', 'mcp']) {
+    for (const command of ['build', 'start', 'dev', 'serve', 'import', 'bundle', 'deploy', 'search', 'show', 'list', 'categories', 'mcp']) {
       expect(help.stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
     const search = await run('npx', ['--no-install', 'skills-api', 'search', 'docker', '--dir', 'built', '--json', '--limit', '1'], project);
@@ -155,6 +194,9 @@ export async function go(): Promise<void> {
     const mcp = await run('npx', ['--no-install', 'skills-api', 'mcp', '--dir', 'built'], project);
     expect(mcp.code).toBe(1);
     expect(mcp.stderr).toBe('skills-api: skills-api mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk\n');
+    const deploy = await run('npx', ['--no-install', 'skills-api', 'deploy', 'built', '--to', 's3://bucket'], project);
+    expect(deploy.code).toBe(1);
+    expect(deploy.stderr).toBe('skills-api: skills-api deploy needs the AWS SDK S3 client, an optional peer dependency: npm install @aws-sdk/client-s3\n');
   }, 60_000);
 
   it('the Node host without the MCP SDK: /mcp answers a JSON error saying what to install, the API answers as ever', async () => {

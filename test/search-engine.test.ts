@@ -4,6 +4,8 @@
  * what a query loads, hostile queries (BAD_INPUTS 22–27), and the sample content's demo queries.
  */
 import fc from 'fast-check';
+import { stemmer } from 'stemmer';
+import { synonymsOf } from '../src/search/forms.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../build/load-content.ts';
 import type { SkillRecord } from '../build/model.ts';
@@ -56,6 +58,9 @@ function holds(skill: SkillRecord, clause: Clause): boolean {
         if (t === term) return true;
         if (mode === 'prefix') return t.startsWith(term);
         if (mode === 'exact' || clause.negated) return false;
+        // Other forms: the same Porter stem (computed by the library here), or a one-word synonym.
+        if (term.length >= 3 && /^[a-z]+$/.test(term) && /^[a-z]+$/.test(t) && stemmer(t) === stemmer(term)) return true;
+        if (synonymsOf(term).some((alt) => alt.length === 1 && alt[0] === t)) return true;
         return (term.length >= 3 && t.startsWith(term)) || isTypoOf(term, t);
       }),
   );
@@ -80,7 +85,13 @@ describe('matching properties (generated corpora and queries)', () => {
           for (const result of answer.data) {
             const skill = byId.get(result.id)!;
             expect(accept(skill)).toBe(true);
-            for (const clause of parsed.clauses) expect(holds(skill, clause), `${q} → ${result.id}`).toBe(!clause.negated);
+            // Relaxed: at least one plain word (unquoted, no field) holds; every other clause always.
+            const plainWord = (c: Clause): boolean => c.kind === 'word' && c.mode === 'plain' && c.field === null && !c.negated;
+            for (const clause of parsed.clauses) {
+              if (answer.meta.relaxed === true && plainWord(clause)) continue;
+              expect(holds(skill, clause), `${q} → ${result.id}`).toBe(!clause.negated);
+            }
+            if (answer.meta.relaxed === true) expect(parsed.clauses.some((c) => plainWord(c) && holds(skill, c))).toBe(true);
             expect(result).toMatchObject({ owner: skill.owner, repo: skill.repo, name: skill.name, stars: skill.stars });
             const { name, description } = result.highlights ?? {};
             for (const html of [name, description]) {
@@ -117,7 +128,7 @@ describe('ranking (DECISIONS §5)', () => {
     expect(answer.data[2]!.highlights?.name).toBe('<mark>Dockr</mark> typo');
   });
 
-  it('more clauses matched exactly first, then field weight name > description > content, then stars, recency, id', async () => {
+  it('relevance: field weight (name > description > content) times kind (exact > other form > prefix), then stars, recency, id', async () => {
     const skills = [
       makeSkill(0, { body: 'docker compose', stars: 100 }),
       makeSkill(1, { description: 'docker compose', stars: 1 }),
@@ -131,12 +142,12 @@ describe('ranking (DECISIONS §5)', () => {
     const answer = await search(engine, { q: 'docker compose' });
     expect(ids(answer)).toEqual([
       'owner/skill-002', // both exact, name + name
+      'owner/skill-003', // docker exact in the name; composer another form of compose (one Porter stem), in the name
       'owner/skill-004', // both exact, name + description
       'owner/skill-005', // both exact, description ×2, more recent
       'aaa/skill-006', // same, id aaa/… < owner/…
       'owner/skill-001',
-      'owner/skill-000', // both exact, content: after every description match despite its stars
-      'owner/skill-003', // one exact (docker), composer only a prefix
+      'owner/skill-000', // both exact, content: after every name and description match despite its stars
     ]);
     const scores = answer.data.map((r) => r.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
@@ -549,13 +560,13 @@ describe('what a query loads', () => {
   it('a search index of another format is a SERVER_ERROR naming both formats', async () => {
     const built = await buildIndex([makeSkill(0, { name: 'helm' })]);
     const root = built.manifest.search!.root;
-    built.files.set(root, { ...(built.files.get(root) as object), format: 1 });
+    built.files.set(root, { ...(built.files.get(root) as object), format: 2 });
     try {
       await built.fresh().search(new URLSearchParams({ q: 'helm' }));
       expect.unreachable();
     } catch (error) {
       expect(isApiError(error) && error.code).toBe('SERVER_ERROR');
-      expect((error as Error).message).toMatch(/format 1; this runtime reads format 2/);
+      expect((error as Error).message).toMatch(/format 2; this runtime reads format 3: rebuild the output/);
     }
   });
 
@@ -592,5 +603,70 @@ describe('sample content (content/)', () => {
     const data = (await built.engine.autocomplete(new URLSearchParams({ q: 'kub' }))).data;
     expect(data[0]!.text).toBe('kubernetes');
     expect(data[0]!.count).toBeGreaterThan(1);
+  });
+});
+
+describe('answering sentences (docs/api.md: other forms, request words, relaxation, copies)', () => {
+  it('a plain word matches other forms of the same word (Porter stem) and its synonyms, below the exact form', async () => {
+    const { engine } = await buildIndex([
+      makeSkill(0, { name: 'Deploy helper', description: 'Ship things.' }),
+      makeSkill(1, { name: 'Deploying guide', description: 'More.' }),
+      makeSkill(2, { name: 'User authentication', description: 'Sign in.' }),
+      makeSkill(3, { name: 'Kubernetes manifests', description: 'Cluster.' }),
+      makeSkill(4, { name: 'Spreadsheet tools', description: 'Excel workbooks.' }),
+      makeSkill(5, { name: 'JavaScript linter', description: 'Lint.' }),
+      makeSkill(6, { name: 'Machine learning basics', description: 'Models.' }),
+    ]);
+    // Words under three characters have no prefix matches, but their synonyms.
+    expect(ids(await search(engine, { q: 'js' }))).toEqual(['owner/skill-005']);
+    expect(ids(await search(engine, { q: 'ml' }))).toEqual(['owner/skill-006']);
+    expect(ids(await search(engine, { q: 'deploying' }))).toEqual(['owner/skill-001', 'owner/skill-000']);
+    expect(ids(await search(engine, { q: 'authenticating' }))).toEqual(['owner/skill-002']);
+    expect(ids(await search(engine, { q: 'k8s' }))).toEqual(['owner/skill-003']);
+    expect(ids(await search(engine, { q: 'xlsx' }))).toEqual(['owner/skill-004']);
+    // Quoted: exactly the word, no other form.
+    expect(ids(await search(engine, { q: '"deploying"' }))).toEqual(['owner/skill-001']);
+  });
+
+  it('request words are dropped from plain words, kept when they are all the query has', async () => {
+    const { engine } = await buildIndex([makeSkill(0, { name: 'PDF merge' }), makeSkill(1, { name: 'Help desk' })]);
+    const answer = await search(engine, { q: 'how do I merge a pdf, please help' });
+    expect(answer.meta.query).toBe('merge pdf');
+    expect(ids(answer)).toEqual(['owner/skill-000']);
+    expect(answer.meta.relaxed).toBeUndefined();
+    expect(ids(await search(engine, { q: 'help' }))).toEqual(['owner/skill-001']);
+  });
+
+  it('relaxed when nothing holds every plain word: most words matched first, meta.relaxed; phrases and exclusions still hold', async () => {
+    const { engine } = await buildIndex([
+      makeSkill(0, { name: 'Scanpy', description: 'single cell rna analysis' }),
+      makeSkill(1, { name: 'RNA tools', description: 'rna' }),
+      makeSkill(2, { name: 'Other', description: 'nothing relevant' }),
+      makeSkill(3, { name: 'Cell counter', description: 'single cell rna microscopy' }),
+    ]);
+    const answer = await search(engine, { q: 'analyze single cell rna sequencing' });
+    expect(answer.meta.relaxed).toBe(true);
+    expect(answer.meta.query).toBe('analyze single cell rna sequencing');
+    expect(ids(answer).slice(0, 2)).toEqual(['owner/skill-000', 'owner/skill-003']);
+    expect(ids(answer)).not.toContain('owner/skill-002');
+    expect(ids(await search(engine, { q: 'analyze rna -microscopy' }))).not.toContain('owner/skill-003');
+    expect(ids(await search(engine, { q: 'rna sequencing "cell counter"' }))).toEqual(['owner/skill-003']);
+    const none = await search(engine, { q: 'zebra quokka' });
+    expect(none.data).toEqual([]);
+    expect(none.meta.relaxed).toBeUndefined();
+  });
+
+  it('an exact copy ranks directly below its original; a name match above a mere identifier in the content', async () => {
+    const original = makeSkill(0, { owner: 'zz', repo: 'pdf', name: 'pdf', description: 'PDF files.', updatedAt: '2024-01-01T00:00:00.000Z' });
+    const copy = { ...makeSkill(1, { owner: 'aa', repo: 'pdf', name: 'pdf', description: 'PDF files.', updatedAt: '2025-06-01T00:00:00.000Z' }), checks: { profiles: {}, flags: [], duplicateOf: 'zz/pdf' } };
+    const other = makeSkill(2, { owner: 'mm', repo: 'pdf-tools', name: 'pdf', description: 'PDF files.', updatedAt: '2025-01-01T00:00:00.000Z' });
+    const { engine } = await buildIndex([original, copy as unknown as SkillRecord, other]);
+    expect(ids(await search(engine, { q: 'pdf' }))).toEqual(['mm/pdf-tools', 'zz/pdf', 'aa/pdf']);
+
+    const kube = await buildIndex([
+      makeSkill(0, { name: 'Token tool', body: 'export KUBE_TOKEN=abc', updatedAt: '2025-06-01T00:00:00.000Z' }),
+      makeSkill(1, { name: 'Kubernetes deploy', description: 'Deploy to a cluster.' }),
+    ]);
+    expect(ids(await search(kube.engine, { q: 'kube*' }))).toEqual(['owner/skill-001', 'owner/skill-000']);
   });
 });

@@ -5,6 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../src/errors.ts';
+import { readFileSync } from 'node:fs';
+import { REQUEST_WORDS } from '../src/search/options.ts';
 import { parseQuery } from '../src/search/query.ts';
 import { wellFormed } from './helpers/search-helpers.ts';
 
@@ -61,6 +63,22 @@ describe('parseQuery: forms', () => {
       { kind: 'word', negated: false, field: null, term: 'kub', mode: 'prefix' },
       { kind: 'word', negated: false, field: null, term: 'helm', mode: 'exact' },
     ]);
+  });
+
+  it('request words leave bare single words, stay quoted, in a field, in a phrase, or when they are all there is', () => {
+    expect(parseQuery('How do I merge several PDF files into one, please?').normalized).toBe('merge pdf files');
+    expect(parseQuery('I need help using docker').normalized).toBe('docker');
+    expect(parseQuery('"help" docker').normalized).toBe('"help" docker');
+    expect(parseQuery('name:help docker').normalized).toBe('name:help docker');
+    expect(parseQuery('using-git docker').normalized).toBe('"using git" docker');
+    expect(parseQuery('help').normalized).toBe('help');
+    expect(parseQuery('help -docker').normalized).toBe('help -docker');
+  });
+
+  it('docs/api.md lists exactly the request words of the code', () => {
+    const docs = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
+    const listed = /plain words: `([^`]+)`/.exec(docs)?.[1]?.split(/\s+/);
+    expect(listed).toEqual([...REQUEST_WORDS]);
   });
 });
 

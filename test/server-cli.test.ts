@@ -14,6 +14,7 @@ import { contractContent, writeContractTree } from './contract/contract-data.ts'
 const ROOT = join(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'skills-api.js');
 const NODE = process.execPath;
+const VERSION = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 const STARTUP = /^Skills Directory API on (http:\/\/[^:]+:(\d+)) \((\d+) skills? from (.+)\)$/m;
 
 let base: string;
@@ -111,6 +112,8 @@ describe('npm run serve', () => {
     expect(match![1]).toBe(`http://localhost:${match![2]}`);
     expect(Number(match![3])).toBe((await contractContent()).skills.length);
     expect(match![4]).toBe(`${out}/`);
+    // This tree is written without the build (no generator in its manifest).
+    expect(result.stdout).toContain(`\nskills-directory-api ${VERSION}, serving a build made by a version that did not record itself\n`);
     expect(result.answered).toBe(200);
     expect({ code: result.code, signal: result.signal }).toEqual({ code: 0, signal: null });
   }, 30_000);
@@ -145,14 +148,21 @@ describe('npm run serve', () => {
 });
 
 describe('npm start', () => {
+  it('--help says what start compares: the content hash the manifest records', async () => {
+    const help = await run(NODE, [BIN, 'start', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain("when the output is missing or was built from other content (its manifest's contentHash differs)");
+  });
+
   it('builds the content first when the output has no manifest, then serves it; exits 0 on SIGTERM', async () => {
     const dir = join(base, 'start-fresh');
     await writeContent(join(dir, 'content'));
     const result = await run(NODE, [BIN, 'start', '--content', join(dir, 'content'), '--out', join(dir, 'public'), '--port', '0'], 'SIGTERM');
     const lines = result.stdout.replaceAll(dir, '<dir>').trim().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^Built 1 skills from <dir>\/content\/ into <dir>\/public\/: \d+ files, [\d.]+ KiB in [\d.]+ s$/);
     expect(lines[1]).toMatch(/^Skills Directory API on http:\/\/localhost:\d+ \(1 skill from <dir>\/public\/\)$/);
+    expect(lines[2]).toBe(`skills-directory-api ${VERSION}, serving a build made by skills-directory-api ${VERSION}`);
     expect(result.answered).toBe(200);
     expect({ code: result.code, signal: result.signal }).toEqual({ code: 0, signal: null });
   }, 30_000);
@@ -225,7 +235,10 @@ describe('skills-api dev', () => {
       const url = (await waitFor(STARTUP))[1]!;
       await waitFor(/^Watching .* for changes/m);
       const page = await (await fetch(`${url}/`)).text();
-      expect(page).toContain('new EventSource("/_dev/reload")');
+      expect(page).toContain('<script src="/_dev/reload.js"></script>');
+      const script = await fetch(`${url}/_dev/reload.js`);
+      expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(await script.text()).toContain('new EventSource("/_dev/reload")');
       const stream = await fetch(`${url}/_dev/reload`);
       expect(stream.headers.get('content-type')).toBe('text/event-stream');
       const reader = stream.body!.getReader();
@@ -248,6 +261,10 @@ describe('skills-api dev', () => {
       await waitFor(/^Built 1 skills/m, mark);
       const detail = (await (await fetch(`${url}/api/v1/skills/acme/hello`)).json()) as { data: { name: string } };
       expect(detail.data.name).toBe('Hello Edited');
+      // The rebuild logged the edit in the content folder's change log, and serves it.
+      const changes = (await (await fetch(`${url}/api/v1/changes`)).json()) as { data: Array<{ id: string; change: string }> };
+      expect(changes.data.map((e) => `${e.change} ${e.id}`)).toEqual(['added acme/hello', 'updated acme/hello']);
+      const log = await readFile(join(dir, 'content', 'changes.ndjson'), 'utf8');
 
       const bad = stdout.length;
       await writeFile(join(dir, 'content', 'skills', 'acme', 'hello', 'SKILL.md'), '---\nname: [not, a, string]\ndescription: Says hello.\n---\n');
@@ -255,6 +272,9 @@ describe('skills-api dev', () => {
       expect(stdout.slice(bad)).toMatch(/SKILL\.md → name: expected a non-empty string/);
       const still = (await (await fetch(`${url}/api/v1/skills/acme/hello`)).json()) as { data: { name: string } };
       expect(still.data.name).toBe('Hello Edited');
+      // The failed build appended nothing, and the build's own write to the log started no rebuild.
+      expect(await readFile(join(dir, 'content', 'changes.ndjson'), 'utf8')).toBe(log);
+      expect(stdout.slice(mark).match(/^Built /gm)).toHaveLength(1);
       await reader.cancel();
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));

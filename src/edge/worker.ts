@@ -1,7 +1,8 @@
 /**
  * The Cloudflare Worker entry (wrangler.toml `main`): the canonical API at the edge, answered by
  * the same runtime handler as every other host, reading the build output deployed as the
- * Worker's static assets (`env.ASSETS`). Runtime core: no Node built-ins.
+ * Worker's static assets (`env.ASSETS`), or published to an R2 bucket (`env.TREE`, r2-loader.ts).
+ * Runtime core: no Node built-ins.
  *
  * Routing (wrangler.toml sends `/api/*` to the Worker first; every other path is served by the
  * static assets directly and reaches the Worker only when no file matches):
@@ -20,14 +21,28 @@
 import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { addVary, cacheControlFor, etagMatches, notModified, withCaching } from '../http-cache.ts';
-import { cachedLoader } from '../loader.ts';
+import { cachedLoader, type Loader } from '../loader.ts';
 import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
 import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
+import { r2Files, r2Handler, type R2BucketLike } from './r2-loader.ts';
 
-/** The Worker's bindings (wrangler.toml `[assets] binding = "ASSETS"`). */
+/**
+ * The Worker's bindings: the build output as static assets (wrangler.toml `[assets] binding =
+ * "ASSETS"`), or in an R2 bucket (`[[r2_buckets]] binding = "TREE"`, docs/edge.md "The tree in
+ * R2"), which wins when both are bound.
+ */
 export interface Env {
-  ASSETS: AssetsBinding;
+  ASSETS?: AssetsBinding;
+  /** The bucket `skills-api deploy` publishes to. */
+  TREE?: R2BucketLike;
+  /** Key prefix of the tree in the bucket (the `--to s3://<bucket>/<prefix>` of the deploy); default none. */
+  TREE_PREFIX?: string;
+  /** How often an isolate looks for a newly deployed manifest in the bucket, in seconds; default 30. */
+  TREE_REFRESH_SECONDS?: string;
 }
+
+/** Default of `TREE_REFRESH_SECONDS`: a deploy reaches every isolate within half a minute. */
+const TREE_REFRESH_SECONDS = 30;
 
 /**
  * Parsed files an isolate keeps (LRU). An isolate has 128 MB; list pages and skill files are a
@@ -55,15 +70,29 @@ const JSON_HEADERS = {
 /** One handler per assets binding, so its file cache lives as long as the isolate. */
 const handlers = new WeakMap<AssetsBinding, Handler>();
 
-function apiHandler(env: Env): Handler {
-  let handler = handlers.get(env.ASSETS);
-  if (handler === undefined) {
-    // workerd refuses a request waiting on another request's I/O: caches keep settled answers only.
-    const loader = cachedLoader(assetsLoader(env.ASSETS), { maxEntries: CACHE_ENTRIES, inFlight: 'settled' });
-    handler = withCaching(createHandler(loader, { inFlight: 'settled', onError: (error, request) => console.error(`500 on ${request.url}:`, error) }));
-    handlers.set(env.ASSETS, handler);
+/** The runtime handler over `loader`, with the isolate's file cache and the caching headers. */
+function handlerOver(loader: Loader): Handler {
+  // workerd refuses a request waiting on another request's I/O: caches keep settled answers only.
+  const cached = cachedLoader(loader, { maxEntries: CACHE_ENTRIES, inFlight: 'settled' });
+  return withCaching(createHandler(cached, { inFlight: 'settled', onError: (error, request) => console.error(`500 on ${request.url}:`, error) }));
+}
+
+async function apiHandler(env: Env): Promise<Handler> {
+  if (env.TREE !== undefined) {
+    const refresh = Number(env.TREE_REFRESH_SECONDS ?? TREE_REFRESH_SECONDS);
+    return r2Handler(env.TREE, env.TREE_PREFIX ?? '', Number.isFinite(refresh) && refresh >= 0 ? refresh : TREE_REFRESH_SECONDS, handlerOver);
   }
+  const assets = files(env);
+  let handler = handlers.get(assets);
+  if (handler === undefined) handlers.set(assets, (handler = handlerOver(assetsLoader(assets))));
   return handler;
+}
+
+/** Where the Worker reads files: the R2 bucket when bound, else the static assets. */
+function files(env: Env): AssetsBinding {
+  if (env.TREE !== undefined) return r2Files(env.TREE, env.TREE_PREFIX ?? '');
+  if (env.ASSETS === undefined) throw new Error('The Worker has neither an ASSETS nor a TREE binding: see wrangler.toml');
+  return env.ASSETS;
 }
 
 export default {
@@ -104,15 +133,15 @@ async function answer(request: Request, env: Env): Promise<Response> {
   }
   if (!readable) await discardBody(request);
   const api = isHandlerPath(url.pathname);
-  if (api && !(readable && url.pathname.endsWith('.json'))) return apiHandler(env)(request);
+  if (api && !(readable && url.pathname.endsWith('.json'))) return (await apiHandler(env))(request);
   if (!readable) {
     return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
   }
-  const file = await env.ASSETS.fetch(request);
+  const file = await files(env).fetch(request);
   if (file.status === 404) {
     await file.body?.cancel();
     // A `.json` path under the API that is no file is the handler's (a JSON 404 or an answer).
-    if (api) return apiHandler(env)(request);
+    if (api) return (await apiHandler(env))(request);
     return errorResponse(new ApiError('NOT_FOUND', `No file at ${JSON.stringify(url.pathname.slice(0, 200))}`));
   }
   if (file.status !== 200 && file.status !== 304) return file;

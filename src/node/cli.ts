@@ -56,3 +56,12 @@ export async function builtManifest(dir: string): Promise<Manifest> {
 export function startupLine(url: string, skills: number, from: string): string {
   return `Skills Directory API on ${url} (${skills} skill${skills === 1 ? '' : 's'} from ${from})\n`;
 }
+
+/**
+ * The line after the startup line of `serve` and `start`: this package's version and the one that
+ * built the served tree (the manifest's `generator`), so an operator sees a mismatch at once.
+ */
+export function versionLine(own: { name: string; version: string }, manifest: Manifest): string {
+  const built = manifest.generator === undefined ? 'a version that did not record itself' : `${manifest.generator.name} ${manifest.generator.version}`;
+  return `${own.name} ${own.version}, serving a build made by ${built}\n`;
+}

@@ -4,30 +4,42 @@
  * API answers from the new files and every open demo page reloads. A build with problems lists
  * them and leaves the last good output served, saying so.
  *
- * The reload travels over Server-Sent Events at `/_dev/reload`; the demo page gets a few lines
- * that listen to it (added to `index.html` as served by this command only, never to the output).
+ * The reload travels over Server-Sent Events at `/_dev/reload`; the demo page gets a script that
+ * listens to it, `/_dev/reload.js` (its tag added to `index.html` as served by this command only,
+ * never to the output).
  * Before reloading, the page drops its Service Worker, whose in-memory cache would still hold the
  * previous build.
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { readFile } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Handler } from '../handler.ts';
 import { folder, startupLine } from './cli.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
-import { createDirHandler, startServer, type RunningServer } from './server.ts';
+import { startServer, type RunningServer } from './server.ts';
 
 /** Path of the reload stream. */
 export const RELOAD_PATH = '/_dev/reload';
 /** Quiet time after the last change before a rebuild starts: editors write a file in several steps. */
 const DEBOUNCE_MS = 150;
 
-/** The script the served `index.html` gets: reload on every event, without the Service Worker. */
-const RELOAD_SCRIPT = `<script>(() => {
+/**
+ * Path of the reload script. A file of its own, not an inline script: the demo page's
+ * Content-Security-Policy (`script-src 'self'`) blocks inline scripts, and dev serves the page
+ * with the same policy as any host.
+ */
+export const RELOAD_SCRIPT_PATH = '/_dev/reload.js';
+
+/** The reload script: reload on every event, without the Service Worker. */
+const RELOAD_SCRIPT = `(() => {
   const drop = () => (navigator.serviceWorker ? navigator.serviceWorker.getRegistrations() : Promise.resolve([]))
     .then((all) => Promise.all(all.map((r) => r.unregister())));
   new EventSource(${JSON.stringify(RELOAD_PATH)}).onmessage = () => drop().finally(() => location.reload());
-})();</script>`;
+})();
+`;
+
+/** The tag the served `index.html` gets. */
+const RELOAD_TAG = `<script src="${RELOAD_SCRIPT_PATH}"></script>`;
 
 /** What `runDev` needs besides the folders: how to build, print and wait. */
 export interface DevOptions {
@@ -50,10 +62,10 @@ export interface DevOptions {
 /** Serve, watch, rebuild and reload until `until()` resolves. */
 export async function runDev(options: DevOptions): Promise<void> {
   const skills = await options.prepare();
-  let handler: Handler = createDirHandler(options.out);
   const streams = new Set<ServerResponse>();
   const routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>([
     [RELOAD_PATH, (req, res) => openStream(req, res, streams)],
+    [RELOAD_SCRIPT_PATH, (_req, res) => void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' }).end(RELOAD_SCRIPT)],
     ['/', (_req, res) => void servePage(options.out, res)],
     ['/index.html', (_req, res) => void servePage(options.out, res)],
   ]);
@@ -62,8 +74,6 @@ export async function runDev(options: DevOptions): Promise<void> {
     port: options.port,
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-    // A new handler after each build: the old one keeps files of the previous build in memory.
-    handler: (request) => handler(request),
     routes,
   });
   options.print(startupLine(running.url, skills, folder(options.out)));
@@ -77,8 +87,9 @@ export async function runDev(options: DevOptions): Promise<void> {
     let ok = false;
     try {
       await options.rebuild();
-      handler = createDirHandler(options.out);
-      running.forgetAnswers();
+      // The new tree at once, its kept answers and files of the old one dropped (the server would
+      // notice within a second by itself).
+      await running.reload();
       for (const res of streams) res.write('data: reload\n\n');
       ok = true;
     } catch (error) {
@@ -98,7 +109,13 @@ export async function runDev(options: DevOptions): Promise<void> {
   };
   // chokidar, not fs.watch: Node 20's recursive fs.watch on Linux stops reporting a file once an
   // editor replaces it by a rename (sed -i, vim, most IDEs), which was seen here.
-  const watcher: FSWatcher = watch(options.content, { ignoreInitial: true, followSymlinks: false });
+  // The build itself appends to the change log (build/changes.ts): that write is no edit to rebuild for.
+  const changeLog = resolve(options.content, 'changes.ndjson');
+  const ignored = (path: string): boolean => {
+    const absolute = resolve(path);
+    return absolute === changeLog || (dirname(absolute) === dirname(changeLog) && basename(absolute).startsWith('.changes.ndjson.'));
+  };
+  const watcher: FSWatcher = watch(options.content, { ignoreInitial: true, followSymlinks: false, ignored });
   watcher.on('all', changed);
   watcher.on('error', (error) => options.print(`Watching ${folder(options.content)}: ${String(error)}\n`));
   await new Promise<void>((resolve) => watcher.once('ready', resolve));
@@ -130,6 +147,6 @@ async function servePage(out: string, res: ServerResponse): Promise<void> {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('No index.html in the output folder\n');
     return;
   }
-  const page = html.includes('</body>') ? html.replace('</body>', `${RELOAD_SCRIPT}</body>`) : `${html}${RELOAD_SCRIPT}`;
+  const page = html.includes('</body>') ? html.replace('</body>', `${RELOAD_TAG}</body>`) : `${html}${RELOAD_TAG}`;
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page);
 }

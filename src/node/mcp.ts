@@ -19,11 +19,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { SkillsClient } from '../client.ts';
 import { isApiError } from '../errors.ts';
-import { AutocompleteParams, CategoryPathParams, ListParams, LocaleParams, SearchParams, SkillPathParams } from '../query-schemas.ts';
+import { AutocompleteParams, CategoryPathParams, ChangesParams, ListParams, LocaleParams, SearchParams, SkillPathParams } from '../query-schemas.ts';
 import {
   AutocompleteResponse,
   CategoryDetailResponse,
   CategoryListResponse,
+  ChangesResponse,
   SearchResponse,
   SkillContentResponse,
   SkillDetailResponse,
@@ -66,7 +67,8 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
     {
       title: 'Search skills',
       description:
-        'Full-text search of the skills directory. Query syntax: plain terms (all must match), "an exact phrase", ' +
+        'Full-text search of the skills directory; a plain sentence works ("merge several PDF files into one"). ' +
+        'Query syntax: plain terms (other forms and synonyms of a word match too; when no skill holds every term, the skills holding the most are listed and meta.relaxed is true), "an exact phrase", ' +
         'name:term / description:term / content:term to restrict a term to a field, -term to exclude, prefix* for a prefix. ' +
         'Results are ranked by relevance; each has id ("owner/repo"), name, description and stars.',
       inputSchema: { ...SearchParams.shape, hasMarketplace: z.boolean().optional().describe('the same filter as hasIndex') },
@@ -192,6 +194,25 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
     ({ slug, ...params }) => call(() => client.listCategorySkills(slug, params), (b) => formatSkillList(b, PLAIN)),
   );
 
+  server.registerTool(
+    'list_changes',
+    {
+      title: 'List changes to the directory',
+      description:
+        'The change log, oldest first: each entry says a skill (id "owner/repo") was added, updated or removed, when, and its state hash. ' +
+        'Pass meta.cursor of an answer as since to get only what changed after it; no since starts from the beginning.',
+      inputSchema: ChangesParams.shape,
+      outputSchema: ChangesResponse.shape,
+      annotations: readOnly,
+    },
+    (params) =>
+      call(
+        () => client.listChanges(params),
+        (b) =>
+          (b.data.length === 0 ? 'No changes.\n' : b.data.map((e) => `${e.at} ${e.change} ${oneLine(e.id)}\n`).join('')) +
+          `${b.pagination.hasMore ? 'More changes follow; ask' : 'Up to date; ask later'} with since=${b.meta.cursor}\n`,
+      ),
+  );
   server.registerResource(
     'skill',
     new ResourceTemplate('skill://{owner}/{repo}/SKILL.md', { list: undefined }),

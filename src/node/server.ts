@@ -14,12 +14,13 @@ import { isSearchRequest, limitSearches, Turns, type SearchLimitOptions } from '
 import { AnswerMemo } from '../answer-memo.ts';
 import { cacheControlFor, withCaching } from '../http-cache.ts';
 import { createHandler, type Handler } from '../handler.ts';
-import { cachedLoader } from '../loader.ts';
+import { cachedLoader, type Loader } from '../loader.ts';
 import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
 import { fsLoader } from './fs-loader.ts';
 import type { McpHttpHandler } from './mcp-http.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './rate-limit.ts';
 import { errorReply, replyFromResponse, send, SharedGzip, type Reply } from './reply.ts';
+import { isTreeReplaced, ServedTree } from './served-tree.ts';
 import { staticReply } from './static-files.ts';
 
 /** Longest request target answered; longer is 414 (BAD_INPUTS 30): the same on every host. */
@@ -36,6 +37,8 @@ export const MAX_HEADER_BYTES = 16 * 1024;
 export const MAX_PREPARING = 4;
 /** Files of the static tree the API handler keeps parsed in memory. */
 const CACHE_ENTRIES = 2000;
+/** How often a server looks whether its folder was rebuilt (`ServerOptions.follow`), in milliseconds. */
+export const FOLLOW_INTERVAL_MS = 1000;
 /** Answer to a CORS preflight: any origin may GET with any request header, for a day. */
 const PREFLIGHT_HEADERS = {
   'access-control-allow-methods': 'GET, HEAD',
@@ -74,6 +77,13 @@ export interface ServerOptions {
    * uses it for its reload stream and the page that listens to it). None by default.
    */
   routes?: ReadonlyMap<string, (req: IncomingMessage, res: ServerResponse) => void>;
+  /**
+   * Milliseconds between looks at `dir` (one `stat` of the folder and one of its manifest): when a
+   * build replaced it, the API answers from the new tree and forgets everything kept of the old
+   * one (src/node/served-tree.ts). Default `FOLLOW_INTERVAL_MS`; `false` never looks by itself
+   * (`reload()` still does). Not with a `handler` of your own.
+   */
+  follow?: number | false;
 }
 
 export interface RunningServer {
@@ -83,14 +93,29 @@ export interface RunningServer {
   server: Server;
   /** Forget the answers kept by URL (src/answer-memo.ts): the build in `dir` was replaced. */
   forgetAnswers(): void;
+  /**
+   * Look at `dir` now: when a build replaced it, answer from the new tree (a new handler and file
+   * cache; requests under way finish on the tree they started on or are answered again on the new
+   * one) and forget the kept answers. Resolves whether the tree changed. With a `handler` of your
+   * own, only forgets the kept answers (and resolves true).
+   */
+  reload(): Promise<boolean>;
   /** Stop accepting connections, drop idle keep-alive ones, resolve once closed. */
   close(): Promise<void>;
 }
 
 /** The runtime handler over the build output `dir`, its files kept parsed in memory, errors logged to stderr. */
 export function createDirHandler(dir: string): Handler {
-  return createHandler(cachedLoader(fsLoader(dir), { maxEntries: CACHE_ENTRIES }), {
-    onError: (error, request) => console.error(`500 on ${request.url}:`, error),
+  return handlerOver(fsLoader(dir));
+}
+
+/** The runtime handler over `loader`, its files kept parsed in memory, errors logged to stderr. */
+function handlerOver(loader: Loader): Handler {
+  return createHandler(cachedLoader(loader, { maxEntries: CACHE_ENTRIES }), {
+    // A read that landed in a rebuilt tree is answered again on it (src/node/served-tree.ts).
+    onError: (error, request) => {
+      if (!isTreeReplaced(error)) console.error(`500 on ${request.url}:`, error);
+    },
   });
 }
 
@@ -100,7 +125,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // One search at a time, so lists and skills stay fast under heavy searches (src/fair.ts).
   // Answers kept by URL, one body per content: src/answer-memo.ts.
   const memo = new AnswerMemo();
-  const handler = withCaching(limitSearches(options.handler ?? createDirHandler(options.dir), options.searchLimit), { memo });
+  // Without a handler of its own, the server follows its folder: one handler and file cache per
+  // tree, and no kept answer outlives the tree it came from (src/node/served-tree.ts).
+  const tree =
+    options.handler === undefined
+      ? await ServedTree.open(options.dir, { makeLoader: fsLoader, makeHandler: handlerOver, onChange: () => memo.clear() })
+      : undefined;
+  if (tree !== undefined && options.follow !== false) tree.follow(options.follow ?? FOLLOW_INTERVAL_MS);
+  const handler = withCaching(limitSearches(options.handler ?? tree!.handler, options.searchLimit), { memo });
   const limit = options.rateLimit === undefined ? undefined : createRateLimiter(options.rateLimit, options.rateLimit.now);
   const preparing = new Turns(MAX_PREPARING);
   // An answer is gzipped once for every connection asking for it (src/node/reply.ts).
@@ -205,6 +237,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       server.off('error', reject);
       resolve();
     });
+  }).catch((error: unknown) => {
+    tree?.close();
+    throw error;
   });
   const { port } = server.address() as AddressInfo;
   return {
@@ -212,8 +247,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     port,
     server,
     forgetAnswers: () => memo.clear(),
+    reload: async () => {
+      if (tree !== undefined) return tree.check();
+      memo.clear();
+      return true;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        tree?.close();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeIdleConnections();
       }),

@@ -5,6 +5,7 @@
  *   build, start, dev, serve   the content folder → the static tree → the HTTP server
  *   import                     git repositories → the content folder
  *   bundle                     one offline file with the whole directory
+ *   deploy                     a build output → S3-compatible object storage (S3, R2, MinIO)
  *   search, show, list, categories, mcp   read a directory (below)
  *
  * Every query goes through the typed client, so it answers exactly what the API answers, from one
@@ -20,13 +21,14 @@
  * prints the API's JSON. Exit codes: 0 success, 1 failure (API error, unreachable server, bad
  * bundle, content problems), 2 wrong command line.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import type { BuildReport } from '../../build/build.ts';
 import type { Problem } from '../../build/model.ts';
+import { GENERATOR } from '../../build/package-info.ts';
 import { formatProblem } from '../../build/problems.ts';
 import { BundleError } from '../bundle.ts';
 import { createClient, type SkillsClient } from '../client.ts';
@@ -35,10 +37,11 @@ import { checkManifest, type Manifest } from '../manifest.ts';
 import { MANIFEST_PATH, ORDERS, SORTS } from '../paths.ts';
 import { normalizeBase } from '../../build/site.ts';
 import { readBundleFile } from './bundle-file.ts';
-import { builtManifest, folder, readManifest, readPort, readRateLimit, startupLine, UsageError } from './cli.ts';
+import { builtManifest, folder, readManifest, readPort, readRateLimit, startupLine, UsageError, versionLine } from './cli.ts';
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList, type OutputOptions } from './cli-output.ts';
 import { fsLoader } from './fs-loader.ts';
 import { progress } from './progress.ts';
+import type { DeployFlags } from './deploy-command.ts';
 import type { RunningServer, ServerOptions } from './server.ts';
 import { sanitize, styleFor } from './terminal-text.ts';
 
@@ -68,12 +71,8 @@ interface SourceOptions {
   dir?: string;
 }
 
-/** The package's version: package.json is two folders up in a clone (src/node/), three in the package (dist/src/node/). */
-const VERSION = (['../../package.json', '../../../package.json']
-  .map((path) => new URL(path, import.meta.url))
-  .filter((url) => existsSync(url))
-  .map((url) => JSON.parse(readFileSync(url, 'utf8')) as { name?: string; version: string })
-  .find((pkg) => pkg.name === 'skills-directory-api') ?? { version: '0.0.0' }).version;
+/** The package's version (package.json). */
+const VERSION = GENERATOR.version;
 
 /** Run the CLI with `args` (after the program name); resolves the exit code. */
 export async function main(args: readonly string[], io: CliIo = process): Promise<number> {
@@ -213,7 +212,9 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
   });
 
   withServer(
-    withContent(program.command('start').description('build the content folder when the output is missing or older than the content, then serve it')),
+    withContent(program.command('start').description(
+        "build the content folder when the output is missing or was built from other content (its manifest's contentHash differs), then serve it",
+      )),
   ).action(async (o: ServerFlags & BuildFlags) => {
     await start(o, io);
   });
@@ -268,6 +269,25 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
     .action(async (sources: string[], o: ImportFlags) => {
       const { importCommand } = await import('./import-command.ts');
       await importCommand(sources, o, io);
+    });
+
+  program
+    .command('deploy')
+    .description('publish a build output to S3-compatible object storage (AWS S3, Cloudflare R2, MinIO): changed objects only, the manifest last')
+    .argument('<dir>', 'the build output folder, e.g. public')
+    .requiredOption('--to <url>', 's3://<bucket>[/<prefix>]')
+    .option('--endpoint <url>', 'S3-compatible endpoint, e.g. https://<account>.r2.cloudflarestorage.com (default AWS_ENDPOINT_URL, else AWS)')
+    .option('--dry-run', 'list what would be uploaded and deleted; change nothing')
+    .option('--concurrency <n>', 'uploads at once (default 16)', integer('--concurrency', 1))
+    .action(async (dir: string, o: DeployFlags) => {
+      const { deployCommand } = await import('./deploy-command.ts').catch((error: NodeJS.ErrnoException) => {
+        // The S3 client is an optional peer dependency: a client-only install does not pull it in.
+        if (error.code === 'ERR_MODULE_NOT_FOUND' && error.message.includes('@aws-sdk/client-s3')) {
+          throw new Error('skills-api deploy needs the AWS SDK S3 client, an optional peer dependency: npm install @aws-sdk/client-s3', { cause: error });
+        }
+        throw error;
+      });
+      await deployCommand(dir, o, io);
     });
 
   withSource(program.command('mcp').description('serve the directory to an AI agent over MCP (stdio): tools, resources, a prompt and its skills (the Skills Extension)'), false).action(async (o: SourceOptions) => {
@@ -542,7 +562,7 @@ async function serve(o: ServerFlags & { dir: string; bundle?: string }, io: CliI
     } else {
       const manifest = await builtManifest(o.dir);
       running = await listen({ ...options, dir: o.dir });
-      line = startupLine(running.url, manifest.skillCount, folder(o.dir));
+      line = `${startupLine(running.url, manifest.skillCount, folder(o.dir))}${versionLine(GENERATOR, manifest)}`;
     }
     io.stdout.write(line);
     await untilSignal();
@@ -560,7 +580,7 @@ async function start(o: ServerFlags & BuildFlags, io: CliIo): Promise<void> {
   const options = serverOptions(o, io);
   const manifest = await freshManifest(o, io);
   const running = await listen({ ...options, dir: o.out });
-  io.stdout.write(startupLine(running.url, manifest.skillCount, folder(o.out)));
+  io.stdout.write(`${startupLine(running.url, manifest.skillCount, folder(o.out))}${versionLine(GENERATOR, manifest)}`);
   await untilSignal();
   await running.close();
 }

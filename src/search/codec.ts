@@ -8,7 +8,7 @@
  * `0-9a-v`, continuation digits `w-z A-Z - _` (all JSON-safe without escaping).
  *
  * Postings of one term: for each document holding it, in increasing document number, the value
- * `(gap << 3) | mask`, where `gap` is the distance from the previous document (the first document
+ * `(gap << 4) | mask`, where `gap` is the distance from the previous document (the first document
  * counts from -1, so gaps are ≥ 1) and `mask` the fields holding the term (name 1, description 2,
  * content 4, see options.ts).
  *
@@ -128,8 +128,10 @@ export function encodePostings(docs: readonly number[], masks: readonly number[]
   for (let i = 0; i < docs.length; i++) {
     const doc = docs[i]!;
     const mask = masks[i]!;
-    if (doc <= prev || mask < 1 || mask > 7) throw new RangeError('postings: documents must increase, masks be 1–7');
-    out.push((doc - prev) * 8 + mask);
+    if (doc <= prev || mask < 1 || mask > 15 || (mask & 8 && !(mask & 1))) {
+      throw new RangeError('postings: documents must increase, masks be 1–15 (8 only with the name bit)');
+    }
+    out.push((doc - prev) * 16 + mask);
     prev = doc;
   }
   return out.take();
@@ -143,9 +145,9 @@ export function decodePostings(s: string): Postings {
   let doc = -1;
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    doc += Math.floor(v / 8);
+    doc += Math.floor(v / 16);
     docs[i] = doc;
-    masks[i] = v & 7;
+    masks[i] = v & 15;
   }
   return { docs, masks };
 }

@@ -27,11 +27,12 @@
  * - filter `f.<hash>.json` (`FilterFile`): the documents of one category (subcategories included),
  *   platform, or of `hasIndex` true.
  * - stars `s.<hash>.json` (`StarsFile`): distinct star counts with their document counts, for `minStars`.
+ * - the root's `copies` (format 3): each exact copy with its original, so a copy ranks right below it.
  */
 import { API_PREFIX } from '../paths.ts';
 
 /** Version of the search files; the runtime refuses another. */
-export const SEARCH_FORMAT = 2;
+export const SEARCH_FORMAT = 3;
 
 /** Folder of every search file. */
 export const SEARCH_DIR = `${API_PREFIX}/skills/_search`;
@@ -56,6 +57,12 @@ export interface SearchRoot {
   filters: Record<string, string>;
   /** Stars file name. */
   stars: string;
+  /**
+   * Exact copies (the quality pass's `duplicateOf`) with their originals, as varint pairs
+   * `(copy, original)`, copies increasing and written as gaps from the previous copy (the first
+   * from -1). Empty when no skill is a copy of another indexed skill.
+   */
+  copies: string;
 }
 
 /** A range of consecutive terms, sorted by code unit. */

@@ -158,7 +158,8 @@ export class IndexReader {
         r.termFirst.length !== r.termFiles.length ||
         !isObject(r.summaries) ||
         !isObject(r.filters) ||
-        typeof r.stars !== 'string'
+        typeof r.stars !== 'string' ||
+        typeof r.copies !== 'string'
       ) {
         throw broken(this.rootPath);
       }
@@ -300,6 +301,30 @@ export class IndexReader {
       rows.set(d, row);
     }
     return rows;
+  }
+
+  /**
+   * Per document, the document it is an exact copy of, or -1 (decoded once from the root's
+   * `copies`).
+   */
+  async originals(): Promise<Int32Array> {
+    const root = await this.root();
+    return this.cached('originals', async () => {
+      const out = new Int32Array(root.docs).fill(-1);
+      let pairs: number[];
+      try {
+        pairs = decodeVarints(root.copies);
+      } catch {
+        throw broken(this.rootPath);
+      }
+      for (let i = 0, copy = -1; i + 1 < pairs.length; i += 2) {
+        copy += pairs[i]!;
+        const original = pairs[i + 1]!;
+        if (copy >= root.docs || original >= root.docs) throw broken(this.rootPath);
+        out[copy] = original;
+      }
+      return out;
+    });
   }
 
   /** Documents of a filter key (`category/<slug>`, `platform/<id>`, `hasIndex`), increasing. */

@@ -145,7 +145,8 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
         without: wantIndex === false ? indexSet : undefined,
       };
       const slicer = new TimeSlicer();
-      const matches = await evaluate(idx, await plan(idx, query, new Map()), filter, (await idx.root()).docs);
+      const [plans, originals, root] = await Promise.all([plan(idx, query, new Map()), idx.originals(), idx.root()]);
+      const matches = await evaluate(idx, plans, filter, root.docs, originals);
       // Planning and matching were one slice of work: let other requests in before the page.
       await slicer.tick();
 
@@ -162,7 +163,7 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
           name,
           description,
           stars,
-          score: score(matches.keys[from + k]!, doc, matches.docCount),
+          score: score(matches.keys[from + k]!, from + k, total),
         };
         if (quality !== undefined) result.quality = { flags: quality[0], duplicate: quality[1] === 1 };
         const highlights: NonNullable<SearchResult['highlights']> = {};
@@ -176,7 +177,7 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
       return {
         data,
         pagination: { page, limit, total, totalPages: Math.ceil(total / limit) },
-        meta: { query: query.normalized, took: Math.round((now() - started) * 100) / 100 },
+        meta: { query: query.normalized, took: Math.round((now() - started) * 100) / 100, ...(matches.relaxed ? { relaxed: true as const } : {}) },
       };
     },
 

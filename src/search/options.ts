@@ -13,6 +13,14 @@ export type Field = (typeof FIELDS)[number];
 export const FIELD_BIT: Readonly<Record<Field, number>> = { name: 1, description: 2, content: 4 };
 /** Every field. */
 export const ALL_FIELDS = 7;
+/**
+ * Postings mask bit beside the field bits: the term makes up at least half of the skill's name
+ * (`pdf` in "pdf", `docker` in "docker-expert", not `pdf` in "pdf-api-io-automation"). Such a
+ * name match ranks above other name matches (docs/api.md "Ranking"). Only with the name bit.
+ */
+export const NAME_FOCUS = 8;
+/** Ranking weight of a `NAME_FOCUS` match (above the name's). */
+export const NAME_FOCUS_WEIGHT = 4;
 /** Ranking weight of each field (DECISIONS §5: name > description > content). */
 export const FIELD_WEIGHT: Readonly<Record<Field, number>> = { name: 3, description: 2, content: 1 };
 
@@ -45,6 +53,20 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'have', 'he', 'her', 'his', 'i', 'if', 'in', 'into', 'is', 'it', 'its', 'me', 'my', 'no', 'not', 'of', 'on', 'or',
   'our', 'she', 'so', 'such', 'that', 'the', 'their', 'them', 'then', 'there', 'these', 'they', 'this', 'those', 'to',
   'us', 'was', 'we', 'were', 'what', 'when', 'which', 'who', 'will', 'with', 'you', 'your',
+]);
+
+/**
+ * Words that only phrase a request in a search query ("how do I …", "I need help using …",
+ * "merge several files into one"): dropped from a query's bare single words, kept in the index (a
+ * quoted word, a `field:` word and a phrase still match them), and kept when they are all a query
+ * has (`help` alone searches for help). docs/api.md lists them; this is the one list in the code.
+ */
+export const REQUEST_WORDS: ReadonlySet<string> = new Set([
+  'how', 'why', 'where', 'whether', 'would', 'could', 'should', 'shall', 'may', 'might', 'must', 'did', 'doing',
+  'want', 'wants', 'wanted', 'need', 'needs', 'needed', 'help', 'helps', 'please', 'use', 'using', 'used',
+  'something', 'anything', 'some', 'any', 'way', 'ways', 'like', 'get', 'getting', 'just', 'let', 'lets', 'know',
+  'try', 'trying', 'able', 'also', 'really', 'several', 'one', 'multiple', 'many', 'every', 'all', 'more', 'much',
+  'thing', 'things', 'stuff', 'make', 'making', 'good', 'best', 'easy', 'easily', 'quickly', 'well', 'am', 'im', 'up', 'build', 'create', 'write', 'find', 'set',
 ]);
 
 /** A character of a word: a letter, digit or combining mark (so `é` written as `e` + U+0301 stays one word). */

@@ -12,6 +12,8 @@
  * - `-` combines with a field (`-name:draft`); a `-` clause matches exact words only, or the
  *   prefix when written `-draft*`.
  * - Repeated clauses count once; at most `MAX_CLAUSES` words in all, else INVALID_QUERY.
+ * - Bare single words that only phrase a request (`REQUEST_WORDS`: how, want, need, help, …) are
+ *   dropped, unless no other positive clause is left (docs/api.md "Request words").
  * - Words over `MAX_TERM_LENGTH` characters are ignored like stop words (the index drops them too).
  * - A prefix needs at least `MIN_PREFIX` characters (INVALID_QUERY otherwise); a prefix may be a
  *   stop word (`the*` finds `theme`).
@@ -27,6 +29,7 @@ import {
   MAX_QUERY_LENGTH,
   MAX_TERM_LENGTH,
   MIN_PREFIX,
+  REQUEST_WORDS,
   fold,
   processTerm,
   words,
@@ -84,8 +87,10 @@ export function parseQuery(q: string | undefined): ParsedQuery {
   if (/^[\s*]+$/.test(text)) throw new ApiError('INVALID_QUERY', `q ${quote(text)} is too broad: give at least one word`);
   if ([...text].length === 1) throw new ApiError('INVALID_QUERY', `q ${quote(text)} is too short: give at least 2 characters`);
 
-  const clauses: Clause[] = [];
+  let clauses: Clause[] = [];
   const seen = new Set<string>();
+  /** Bare single words that only phrase a request (`REQUEST_WORDS`): dropped unless nothing else is searched for. */
+  const requestWords = new Set<Clause>();
   let i = 0;
   while (i < text.length) {
     if (SPACE.test(text[i]!)) {
@@ -138,6 +143,7 @@ export function parseQuery(q: string | undefined): ParsedQuery {
         clause = { kind: 'word', negated, field, term, mode: 'prefix' };
       } else {
         clause = wordsClause(bare, negated, field, 'plain');
+        if (clause?.kind === 'word' && !negated && field === null && REQUEST_WORDS.has(clause.term)) requestWords.add(clause);
       }
     }
     if (clause === null) continue;
@@ -145,6 +151,9 @@ export function parseQuery(q: string | undefined): ParsedQuery {
     if (seen.has(key)) continue;
     seen.add(key);
     clauses.push(clause);
+  }
+  if (requestWords.size > 0 && clauses.some((c) => !c.negated && !requestWords.has(c))) {
+    clauses = clauses.filter((c) => !requestWords.has(c));
   }
 
   const wordCount = clauses.reduce((n, c) => n + (c.kind === 'phrase' ? c.terms.length : 1), 0);

@@ -9,11 +9,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emitChangePages, planChanges } from '../../build/changes.ts';
 import { loadContent } from '../../build/load-content.ts';
-import type { Content } from '../../build/model.ts';
+import type { Content, SkillRecord } from '../../build/model.ts';
 import { buildSearchIndex } from '../../build/search-index.ts';
 import { writeTree } from '../../build/write-tree.ts';
 import { MANIFEST_PATH } from '../../src/paths.ts';
+import type { ChangeEntry } from '../../src/schemas.ts';
 import { fixtureContent } from '../helpers/runtime-content.ts';
 
 /** The sample content folder the suite runs against by default. */
@@ -23,7 +25,28 @@ export const CONTRACT_CONTENT_DIR = fileURLToPath(new URL('../../content', impor
 export interface ContractData {
   name: string;
   content(): Promise<Content>;
+  /** The change log the tree publishes (`contractChangeLog`). */
+  changes(): Promise<ChangeEntry[]>;
   files(): Promise<Map<string, unknown>>;
+}
+
+/** Skills of the first build that the second one removes: enough to cross a page of the log. */
+const RETIRED = 45;
+/** Skills whose description the second build changes. */
+const EDITED = 3;
+
+/**
+ * A change log of two builds ending in `content` (build/changes.ts `planChanges`): the first saw
+ * every skill, the first `EDITED` with another description, and `RETIRED` skills that are gone
+ * now; the second updates those and removes these (tombstones whose detail is 404). More than
+ * one page file, every kind of change.
+ */
+export function contractChangeLog(content: Content): ChangeEntry[] {
+  const template = content.skills[0]!;
+  const retired = Array.from({ length: RETIRED }, (_, i): SkillRecord => ({ ...template, id: `retired/skill-${i}`, owner: 'retired', repo: `skill-${i}` }));
+  const before = [...content.skills.map((skill, i) => (i < EDITED ? { ...skill, description: `${skill.description} (draft)` } : skill)), ...retired];
+  const first = planChanges([], before, new Set(), '2025-01-01T00:00:00.000Z');
+  return [...first, ...planChanges(first, content.skills, new Set(), '2025-02-01T12:00:00.000Z')];
 }
 
 function contractData(name: string, load: () => Promise<Content>): ContractData {
@@ -32,6 +55,7 @@ function contractData(name: string, load: () => Promise<Content>): ContractData 
   const data: ContractData = {
     name,
     content: () => (content ??= load()),
+    changes: async () => contractChangeLog(await data.content()),
     files: () =>
       (files ??= (async () => {
         const map = new Map<string, unknown>();
@@ -45,7 +69,8 @@ function contractData(name: string, load: () => Promise<Content>): ContractData 
         const content = await data.content();
         const written = await writeTree(content, (path, json) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, json)));
         const search = await buildSearchIndex(content.skills, emit, content.categories);
-        await emit(MANIFEST_PATH, { ...written, search });
+        const changes = await emitChangePages(await data.changes(), emit);
+        await emit(MANIFEST_PATH, { ...written, search, changes });
         return map;
       })()),
   };

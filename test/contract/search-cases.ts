@@ -45,6 +45,8 @@ function queriesOf(content: Content): string[] {
     `-name:${other} ${word.slice(0, 4)}*`,
     'name:docker -kubernetes "compose file"',
     'kubernetes',
+    // An agent's sentence: request words dropped, other forms, relaxed (one word matches nothing).
+    `how do I use ${word}s with ${other} zzqxunknown`,
   ];
 }
 

@@ -9,13 +9,16 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { skillStateHash } from '../../build/changes.ts';
 import type { Content } from '../../build/model.ts';
 import { ORDERS, SORTS } from '../../src/paths.ts';
 import {
   AutocompleteResponse,
   CategoryDetailResponse,
+  ChangesResponse,
   CategoryListResponse,
   ErrorResponse,
+  type ChangeEntry,
   SearchResponse,
   SkillContentResponse,
   SkillDetailResponse,
@@ -91,9 +94,11 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
     let host: ContractHost;
     let content: Content;
     let ref: Reference;
+    let log: ChangeEntry[];
 
     beforeAll(async () => {
       content = await data.content();
+      log = await data.changes();
       ref = new Reference(content);
       host = await setup();
     });
@@ -236,6 +241,11 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
       it('limit=100 is accepted, limit=101 is not', async () => {
         await ok('/api/v1/skills?limit=100', SkillListResponse);
         await fails('/api/v1/skills?limit=101', 400, 'INVALID_PARAMS');
+      });
+
+      it('page=1000000000 is refused with the true bound, 999999999', async () => {
+        const error = await fails('/api/v1/skills?page=1000000000', 400, 'INVALID_PARAMS');
+        expect(error.details).toEqual({ params: [{ param: 'page', message: 'page must be an integer from 1 to 999999999, got "1000000000"' }] });
       });
     });
 
@@ -439,6 +449,86 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
         ['q=test&limit=0', 'INVALID_PARAMS'],
       ])('search?%s is 400 %s', async (q, code) => {
         await fails(`/api/v1/skills/search?${q}`, 400, code);
+      });
+    });
+
+    describe('GET /api/v1/changes (the change log)', () => {
+      const strict = ChangesResponse.extend({ data: ChangesResponse.shape.data.element.strict().array() }).strict();
+      /** Every entry from `since`, `limit` at a time, and the cursors handed out on the way. */
+      async function walk(limit?: number, since?: string): Promise<{ entries: ChangeEntry[]; cursors: string[] }> {
+        const entries: ChangeEntry[] = [];
+        const cursors: string[] = [];
+        for (let cursor = since; ; ) {
+          const params = { ...(cursor === undefined ? {} : { since: cursor }), ...(limit === undefined ? {} : { limit }) };
+          const body = await ok(`/api/v1/changes${Object.keys(params).length === 0 ? '' : `?${query(params)}`}`, strict);
+          expect(body.pagination).toEqual({ limit: limit ?? 100, hasMore: entries.length + body.data.length < log.length - (since === undefined ? 0 : log.findIndex((e) => e.cursor === since) + 1) });
+          entries.push(...body.data);
+          expect(body.meta.cursor).toBe(body.data.at(-1)?.cursor ?? cursor ?? '0');
+          cursors.push(body.meta.cursor);
+          if (!body.pagination.hasMore) return { entries, cursors };
+          cursor = body.meta.cursor;
+        }
+      }
+
+      it('no since: the log from the start, 100 entries a page, oldest first', async () => {
+        const body = await ok('/api/v1/changes', strict);
+        expect(body.data).toEqual(log.slice(0, 100));
+        expect(body.pagination).toEqual({ limit: 100, hasMore: log.length > 100 });
+        expect(await ok('/api/v1/changes?since=0', strict)).toEqual(body);
+      });
+
+      it.each([1, 7, 100, undefined])('walking with limit=%s and meta.cursor reads every entry once, in order', async (limit) => {
+        const { entries } = await walk(limit);
+        expect(entries).toEqual(log);
+      });
+
+      it('from the last meta.cursor: an empty page with the same cursor; from any entry: what follows it', async () => {
+        const last = log.at(-1)!.cursor;
+        expect(await ok(`/api/v1/changes?since=${last}`, strict)).toEqual({ data: [], pagination: { limit: 100, hasMore: false }, meta: { cursor: last } });
+        for (const i of [0, 41, 99, 100, log.length - 2]) {
+          const body = await ok(`/api/v1/changes?since=${log[i]!.cursor}&limit=5`, strict);
+          expect(body.data).toEqual(log.slice(i + 1, i + 6));
+        }
+      });
+
+      it('tells added, updated and removed apart; a removed skill is 404 and keeps its entries', async () => {
+        const { entries } = await walk();
+        const kinds = new Set(entries.map((e) => e.change));
+        expect([...kinds].sort()).toEqual(['added', 'removed', 'updated']);
+        const last = new Map(entries.map((e) => [e.id, e]));
+        for (const [id, entry] of last) {
+          const skill = content.skills.find((s) => s.id === id);
+          if (entry.change === 'removed') {
+            expect(skill).toBeUndefined();
+            await fails(`/api/v1/skills/${id}`, 404, 'NOT_FOUND');
+          } else expect(entry.sha256).toBe(skillStateHash(skill!));
+        }
+        expect(content.skills.every((s) => last.has(s.id))).toBe(true);
+        for (let i = 1; i < entries.length; i++) expect(entries[i]!.at >= entries[i - 1]!.at).toBe(true);
+      });
+
+      it.each([
+        ['limit=0', 'limit'],
+        ['limit=101', 'limit'],
+        ['limit=1.5', 'limit'],
+        ['since=', 'since'],
+        ['since=yesterday', 'since'],
+        ['since=1', 'since'],
+        ['since=-1', 'since'],
+        ['since=1-0123456789ABCDEF', 'since'],
+        ['since=0&since=0', 'since'],
+      ])('%s is INVALID_PARAMS naming %s', async (q, param) => {
+        const error = await fails(`/api/v1/changes?${q}`, 400, 'INVALID_PARAMS');
+        expect(error.details).toEqual({ params: [expect.objectContaining({ param })] });
+      });
+
+      it('a cursor this log does not hold (past its end, or another hash) is INVALID_PARAMS naming since', async () => {
+        const [position, hash] = log[9]!.cursor.split('-') as [string, string];
+        const other = `${position}-${hash.startsWith('0') ? '1' : '0'}${hash.slice(1)}`;
+        for (const since of [other, `${log.length + 1}-${hash}`, `999999999-${hash}`]) {
+          const error = await fails(`/api/v1/changes?since=${since}`, 400, 'INVALID_PARAMS');
+          expect(error.details).toEqual({ params: [expect.objectContaining({ param: 'since' })] });
+        }
       });
     });
 

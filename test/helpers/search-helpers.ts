@@ -4,6 +4,8 @@
  */
 import fc from 'fast-check';
 import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
+import { synonymsOf } from '../../src/search/forms.ts';
 import { buildSearchIndex, type SearchIndexOptions } from '../../build/search-index.ts';
 import type { CategoryDef, SkillRecord } from '../../build/model.ts';
 import { mapLoader } from '../../src/loader.ts';
@@ -196,7 +198,7 @@ export function phraseFields(skill: SkillRecord, phrase: readonly string[], fiel
  *   best field weight (name 3, description 2, content 1), then stars, then most recently
  *   updated, then id.
  */
-const RULES = { implicitPrefix: 3, typoMin: 5, typoSharedPrefix: 3, expansions: 50, weights: { name: 3, description: 2, content: 1 } } as const;
+const RULES = { implicitPrefix: 3, typoMin: 5, typoSharedPrefix: 3, expansions: 50, weights: { name: 3, description: 2, content: 1 }, kinds: { exact: 5, form: 4, loose: 1 } } as const;
 
 /** Levenshtein distance by dynamic programming over UTF-16 units (not the code's shortcut). */
 function editDistance(a: string, b: string): number {
@@ -242,14 +244,24 @@ export class ReferenceIndex {
     for (const s of this.docs) for (const t of new Set(terms(`${s.name} ${s.description} ${s.body}`))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
   }
 
-  /** Per document number: [matched fields, exactly matched fields] of one clause (absent: no match). */
+  /** Fields of document `n` holding `term` (bits), and 8 when the term is at least half of the name's words. */
+  private fieldsOf(n: number, term: string): number {
+    const s = this.docs[n]!;
+    let bits = 0;
+    for (const f of FIELDS) if (terms(TEXT[f](s)).includes(term)) bits |= FIELD_BIT[f];
+    const name = terms(s.name);
+    if (2 * name.filter((t) => t === term).length >= name.length && name.includes(term)) bits |= 8;
+    return bits;
+  }
+
+  /** Per document number: [matched fields, best match weight] of one clause (absent: no match). */
   private clause(clause: Clause): Map<number, [number, number]> {
     const fields = clause.field === null ? 7 : FIELD_BIT[clause.field];
     const out = new Map<number, [number, number]>();
     if (clause.kind === 'phrase') {
       this.docs.forEach((s, n) => {
         const f = phraseFields(s, clause.terms, fields);
-        if (f) out.set(n, [f, f]);
+        if (f) out.set(n, [f, referenceWeight(f) * RULES.kinds.exact]);
       });
       return out;
     }
@@ -257,52 +269,70 @@ export class ReferenceIndex {
     const plain = mode === 'plain' && !clause.negated;
     const prefix = mode === 'prefix' || (plain && term.length >= RULES.implicitPrefix);
     const typo = plain && term.length >= RULES.typoMin;
-    const results = this.ms.search(term, {
-      tokenize: (q) => [q],
-      processTerm: (q) => q,
-      prefix,
-      fuzzy: typo ? 1 : false,
-      fields: FIELDS.filter((f) => fields & FIELD_BIT[f]),
-    });
-    // The same expansion rule and cap as the split index: exact, prefix, typo; the 50 most frequent.
-    const allowed = new Set<string>();
-    const candidates = new Set(results.flatMap((r) => Object.keys(r.match)));
-    const others = [...candidates].filter((t) => t !== term && ((prefix && t.startsWith(term)) || (typo && referenceTypo(term, t))));
-    others.sort((a, b) => this.df.get(b)! - this.df.get(a)! || (a < b ? -1 : 1));
-    for (const t of others.slice(0, RULES.expansions)) allowed.add(t);
-    if (candidates.has(term)) allowed.add(term);
-    for (const r of results) {
-      let any = 0;
-      let exact = 0;
-      for (const [t, names] of Object.entries(r.match)) {
-        if (!allowed.has(t)) continue;
-        const bits = names.reduce((m, f) => m | FIELD_BIT[f as Field], 0) & fields;
-        any |= bits;
-        if (t === term) exact |= bits;
-      }
-      if (any) out.set(r.id as number, [any, exact]);
+    const alpha = /^[a-z]+$/;
+    const stem = plain && term.length >= RULES.implicitPrefix && alpha.test(term) ? stemmer(term) : null;
+    const synonyms = plain ? new Set(synonymsOf(term).filter((a) => a.length === 1).map((a) => a[0]!)) : new Set<string>();
+    const all = [...this.df.keys()];
+    // Kinds: as written, another form (stem, synonym), prefix or typo (the 50 most frequent).
+    const kind = new Map<string, number>();
+    if (this.df.has(term)) kind.set(term, mode === 'prefix' ? RULES.kinds.exact : RULES.kinds.exact);
+    for (const t of all) {
+      if (t === term) continue;
+      if ((stem !== null && t.length >= RULES.implicitPrefix && alpha.test(t) && stemmer(t) === stem) || synonyms.has(t)) kind.set(t, RULES.kinds.form);
     }
+    const others = all.filter((t) => t !== term && !kind.has(t) && ((prefix && t.startsWith(term)) || (typo && referenceTypo(term, t))));
+    others.sort((a, b) => this.df.get(b)! - this.df.get(a)! || (a < b ? -1 : 1));
+    for (const t of others.slice(0, RULES.expansions)) kind.set(t, mode === 'prefix' ? RULES.kinds.exact : RULES.kinds.loose);
+    this.docs.forEach((_, n) => {
+      let any = 0;
+      let best = 0;
+      for (const [t, k] of kind) {
+        const found = this.fieldsOf(n, t);
+        const bits = found & fields;
+        if (!bits) continue;
+        any |= bits;
+        // A name made at least half of this word weighs 4 (docs/api.md "Ranking").
+        best = Math.max(best, (found & 8 && bits & 1 ? 4 : referenceWeight(bits)) * k);
+      }
+      if (any) out.set(n, [any, best]);
+    });
     return out;
   }
 
   /** Ids of the documents matching `query` under the filters, best first. */
   search(query: ParsedQuery, filter: (s: SkillRecord) => boolean = () => true): string[] {
-    const positive = query.clauses.filter((c) => !c.negated).map((c) => this.clause(c));
+    const positives = query.clauses.filter((c) => !c.negated);
+    const positive = positives.map((c) => this.clause(c));
     const negative = query.clauses.filter((c) => c.negated).map((c) => this.clause(c));
-    const ranked: Array<{ n: number; exact: number; weight: number }> = [];
-    this.docs.forEach((s, n) => {
-      if (!filter(s) || negative.some((m) => m.has(n)) || !positive.every((m) => m.has(n))) return;
-      let exact = 0;
-      let weight = 0;
-      for (const m of positive) {
-        const [any, ex] = m.get(n)!;
-        if (ex) exact++;
-        weight += referenceWeight(ex || any);
-      }
-      ranked.push({ n, exact, weight });
+    const plainWord = (c: Clause): boolean => c.kind === 'word' && c.mode === 'plain' && c.field === null && !c.negated;
+    const weights = positives.map((c, k) => {
+      const df = c.kind === 'phrase' ? Math.min(...c.terms.map((t) => this.df.get(t) ?? 0)) : positive[k]!.size;
+      return Math.min(100, Math.round(10 * Math.log(1 + this.docs.length / Math.max(1, df))));
     });
-    // Lexicographic, field by field (the code packs the first two into one key).
-    ranked.sort((a, b) => b.exact - a.exact || b.weight - a.weight || a.n - b.n);
+    const rank = (relaxed: boolean): Array<{ n: number; matched: number; relevance: number }> => {
+      const ranked: Array<{ n: number; matched: number; relevance: number }> = [];
+      this.docs.forEach((s, n) => {
+        if (!filter(s) || negative.some((m) => m.has(n))) return;
+        const holds = positive.map((m) => m.has(n));
+        const ok = relaxed
+          ? positives.every((c, k) => plainWord(c) || holds[k]) && positives.some((c, k) => plainWord(c) && holds[k])
+          : holds.every(Boolean);
+        if (!ok) return;
+        let matched = 0;
+        let relevance = 0;
+        positive.forEach((m, k) => {
+          const hit = m.get(n);
+          if (hit === undefined) return;
+          matched++;
+          relevance += weights[k]! * hit[1];
+        });
+        ranked.push({ n, matched, relevance });
+      });
+      return ranked;
+    };
+    let ranked = rank(false);
+    if (ranked.length === 0 && positives.filter(plainWord).length >= 2) ranked = rank(true);
+    ranked.sort((a, b) => b.matched - a.matched || b.relevance - a.relevance || a.n - b.n);
     return ranked.map((r) => this.docs[r.n]!.id);
   }
 }
