@@ -23,6 +23,7 @@ import { recoverOutput, writeAtomically } from './output.ts';
 import { formatProblem } from './problems.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
+import { writeSkillFiles } from './skill-output.ts';
 import { writeTree } from './write-tree.ts';
 
 /** Options of `runBuild`. */
@@ -125,7 +126,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     progress(`writing ${content.skills.length} skills, lists and categories`);
     // writeTree emits the manifest too; it is written here instead, last, with the search entry
     // and `builtAt` added.
-    const written = await writeTree(content, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)));
+    // Each skill's files, archive and discovery indexes first: the details name the archive.
+    const withFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base);
+    const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)));
     progress('building the search index');
     const search = await buildSearchIndex(content.skills, emit, content.categories);
     const changeCount = await emitChangePages(changes, emit);

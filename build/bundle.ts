@@ -10,8 +10,9 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { constants, createGzip, gzipSync } from 'node:zlib';
-import { bundleFileLine, bundleHeaderLine } from '../src/bundle.ts';
-import { MANIFEST_PATH } from '../src/paths.ts';
+import { bundleBytesLine, bundleFileLine, bundleHeaderLine } from '../src/bundle.ts';
+import { MANIFEST_PATH, OWNER_RE, REPO_RE } from '../src/paths.ts';
+import { parseBytesPath } from '../src/skill-files.ts';
 
 /** What `writeBundle` wrote. */
 export interface BundleStats {
@@ -48,7 +49,9 @@ export async function writeBundle(treeDir: string, file: string, options: WriteB
     bytes += header.length;
     yield header;
     for (const [index, path] of paths.entries()) {
-      const line = Buffer.from(bundleFileLine(path, await readJson(treeDir, path)));
+      const line = Buffer.from(
+        isBytesPath(path) ? bundleBytesLine(path, await readFile(join(treeDir, ...path.split('/')))) : bundleFileLine(path, await readJson(treeDir, path)),
+      );
       bytes += line.length;
       yield line;
       options.onProgress?.(index + 1, paths.length);
@@ -66,8 +69,11 @@ export async function writeBundle(treeDir: string, file: string, options: WriteB
 
 /** The bundle of an in-memory tree (path → JSON), e.g. a build emitted into a `Map`. */
 export function encodeBundle(files: ReadonlyMap<string, unknown>): Uint8Array {
-  const paths = orderPaths([...files.keys()]);
-  const text = bundleHeaderLine(paths.length) + paths.map((path) => bundleFileLine(path, files.get(path))).join('');
+  // The same files `writeBundle` takes from a tree: the discovery indexes are for static hosts.
+  const paths = orderPaths([...files.keys()].filter((path) => !path.startsWith('skills/')));
+  const text =
+    bundleHeaderLine(paths.length) +
+    paths.map((path) => (isBytesPath(path) && files.get(path) instanceof Uint8Array ? bundleBytesLine(path, files.get(path) as Uint8Array) : bundleFileLine(path, files.get(path)))).join('');
   const gzip = gzipSync(text, GZIP);
   gzip[9] = UNKNOWN_OS;
   return gzip;
@@ -79,12 +85,21 @@ function orderPaths(paths: readonly string[]): string[] {
   return paths.includes(MANIFEST_PATH) ? [MANIFEST_PATH, ...rest] : rest;
 }
 
-/** Every `.json` file under `root` as a `/`-separated relative path; symbolic links skipped. */
+/**
+ * Every file of the API under `root` as a `/`-separated relative path, symbolic links skipped:
+ * the `.json` files, and the skill files and archives (`parseBytesPath`) as bytes. A skill's own
+ * `.json` file is bytes too; the discovery indexes under `skills/` are for static hosts only.
+ */
 async function jsonFiles(root: string): Promise<string[]> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'));
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .filter((path) => isBytesPath(path) || (path.endsWith('.json') && !path.startsWith('skills/')));
+}
+
+function isBytesPath(path: string): boolean {
+  return parseBytesPath(path, OWNER_RE, REPO_RE) !== undefined;
 }
 
 async function readJson(root: string, path: string): Promise<unknown> {

@@ -40,6 +40,7 @@ import { QualityPass } from './quality/pass.ts';
 import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
 import type { SkillSource } from '../src/schemas.ts';
 import { problem, zodProblems } from './problems.ts';
+import { readSkillFolder, type SkillFolder } from './skill-folder.ts';
 import { UnsafeFileError, isMissing, lstatOrUndefined, lstatOrUndefinedSync, readRegularFile } from './safe-read.ts';
 import { identityKey, segmentProblem } from './skill-names.ts';
 import { compareCodeUnits } from './sort-orders.ts';
@@ -369,11 +370,11 @@ function loadSkill(
     const why = real === undefined ? 'disappeared while building' : 'resolves outside its place in the content folder';
     return { problems: [...collisions, ...segmentProblems(candidate), problem(dir, why)] };
   }
-  const { inputs, hasIndex, skillSha, hash } = readFolder(context.root, dir);
+  const { inputs, hasIndex, skillSha, hash, folder } = readFolder(context.root, dir);
   const cached = context.previous?.get(dir);
   const reused = cached?.hash === hash ? restore(cached, inputs[0], skillSha) : undefined;
   if (reused !== undefined) context.fromCache += 1;
-  const own = reused ?? { hash, ...evaluateSkill(candidate, inputs, skillSha, hasIndex, context) };
+  const own = reused ?? { hash, ...evaluateSkill(candidate, inputs, skillSha, hasIndex, folder, context) };
   context.next.set(dir, own);
   if (collisions.length > 0) return { problems: [...collisions, ...own.problems] };
   return own.record === undefined ? { problems: own.problems } : { problems: own.problems, record: own.record };
@@ -384,14 +385,19 @@ function loadSkill(
  * SHA-256 of SKILL.md and the hash of it all (`inputHash`). Shared by the load and the fingerprint,
  * so the two always read the same things.
  */
-function readFolder(root: string, dir: string): { inputs: SkillInputs; hasIndex: MarketplaceIndex; skillSha: string | undefined; hash: string } {
+function readFolder(root: string, dir: string): { inputs: SkillInputs; hasIndex: MarketplaceIndex; skillSha: string | undefined; hash: string; folder: SkillFolder } {
   const abs = join(root, dir);
   // One listing of the folder tells the type of each file, in place of an lstat per file.
   const listing = listFolder(abs);
   const inputs = SKILL_FILES.map((name) => readInput(root, `${dir}/${name}`, listing.get(name))) as SkillInputs;
   const hasIndex = hasMarketplaceIndex(abs, listing.get('.claude-plugin'));
   const skillSha = Buffer.isBuffer(inputs[0]) ? createHash('sha256').update(inputs[0]).digest('hex') : undefined;
-  return { inputs, hasIndex, skillSha, hash: inputHash(dir, inputs, skillSha, hasIndex) };
+  // Every file of the folder (docs/api.md "Files and archive"): each enters the hash by its path,
+  // size, mode and SHA-256, so a changed file makes the skill load again.
+  const folder = readSkillFolder(root, dir);
+  const files = JSON.stringify([folder.files.map((f) => [f.contentPath, f.size, f.executable, f.sha256]), folder.problems]);
+  const hash = createHash('sha256').update(inputHash(dir, inputs, skillSha, hasIndex)).update(files).digest('hex');
+  return { inputs, hasIndex, skillSha, hash, folder };
 }
 
 /** The inputs of `SKILL_FILES`, in that order. */
@@ -447,6 +453,7 @@ function evaluateSkill(
   [skillInput, jsonInput, statsInput]: SkillInputs,
   skillSha: string | undefined,
   hasIndex: MarketplaceIndex,
+  folder: SkillFolder,
   context: SkillContext,
 ): { record?: SkillRecord; problems: Problem[] } {
   const { dir } = candidate;
@@ -475,10 +482,13 @@ function evaluateSkill(
   );
   const statsFile = `${dir}/stats.json`;
   const stats = validateJson(statsFile, jsonOf(statsFile, statsInput, false, problems), StatsFile, statsProblems, problems, quickStats);
+  // SKILL.md's own problems are reported above; the folder adds those of its other files.
+  problems.push(...folder.problems.filter((p) => p.file !== skillFile));
 
   if (problems.length > 0 || typeof read === 'string' || frontMatter === undefined || json === undefined) return { problems };
   const skill = { text: read.text, sha: skillSha!, size: (skillInput as Buffer).length };
   const record = skillRecord(candidate, frontMatter, skill, json, stats, hasIndex === true, context.platforms);
+  record.files = folder.files;
   return { problems, record };
 }
 

@@ -5,6 +5,14 @@
  */
 import type { SkillSource, SkillStats } from '../src/schemas.ts';
 import type { QualityReport, SkillChecks } from './quality/index.ts';
+import type { FolderFile } from './skill-folder.ts';
+
+/** Where a skill's archive answers, its size and SHA-256 hex (the detail's `archive`). */
+export interface SkillArchiveInfo {
+  url: string;
+  size: number;
+  sha256: string;
+}
 
 /** One validated skill, everything the output needs. */
 export interface SkillRecord {
@@ -47,6 +55,10 @@ export interface SkillRecord {
   hasIndex: boolean;
   /** Where the skill lives, for imported skills (skill.json `source`). */
   source?: SkillSource;
+  /** Every file of the skill's folder, sorted by path, SKILL.md included (build/skill-folder.ts). */
+  files?: FolderFile[];
+  /** The folder's `.tar.gz`, once the build wrote it (build/skill-output.ts). */
+  archive?: SkillArchiveInfo;
   /** Quality signals (build/quality/), computed over the whole directory after loading. */
   checks?: SkillChecks;
   stats: SkillStats;

@@ -98,8 +98,15 @@ interface Endpoint {
   /** Overrides of `DEFAULTS` for this endpoint's query. */
   defaults?: Record<string, unknown>;
   response: ComponentName;
+  /** The 200 is raw bytes of this media type (any type for a file: its own), not JSON `response`. */
+  bytes?: string;
   errors: ErrorCode[];
 }
+
+/** `:owner/:repo` plus a skill file's path, which may hold `/` (each segment percent-encoded). */
+const SkillFilePathParams = SkillPathParams.extend({
+  path: z.string().describe('the file path as the detail\'s `files` lists it; `/` separates folders, each segment percent-encoded'),
+});
 
 const ENDPOINTS: Endpoint[] = [
   {
@@ -145,6 +152,28 @@ const ENDPOINTS: Endpoint[] = [
     description: 'The skill detail: the summary fields with the full description, the Markdown body and repository metadata.',
     pathParams: SkillPathParams,
     response: 'SkillDetailResponse',
+    errors: ['NOT_FOUND'],
+  },
+  {
+    path: '/skills/{owner}/{repo}/files/{path}',
+    operationId: 'getSkillFile',
+    summary: 'Get one file of a skill',
+    description:
+      'The raw bytes of one file of the skill\'s folder (`path` as the detail\'s `files` lists it), with its media type, an ETag from its SHA-256, ' +
+      'and `Content-Security-Policy: sandbox`. A static file at the same path. `..`, encoded separators, NUL and double encoding are NOT_FOUND.',
+    pathParams: SkillFilePathParams,
+    response: 'SkillDetailResponse',
+    bytes: '*/*',
+    errors: ['NOT_FOUND'],
+  },
+  {
+    path: '/skills/{owner}/{repo}/archive.tar.gz',
+    operationId: 'getSkillArchive',
+    summary: 'Get the skill folder as a .tar.gz',
+    description: 'Every file of the skill\'s folder as a deterministic ustar `.tar.gz` (sorted entries, time 0, owner 0, modes 0644/0755); size and SHA-256 in the detail\'s `archive`.',
+    pathParams: SkillPathParams,
+    response: 'SkillDetailResponse',
+    bytes: 'application/gzip',
     errors: ['NOT_FOUND'],
   },
   {
@@ -369,12 +398,12 @@ const SHARED_RESPONSES: Record<string, unknown> = {
 function operation(endpoint: Endpoint): Record<string, unknown> {
   // Path parameters are declared once on the path item.
   const parameters = parametersOf(endpoint.query, 'query', { ...DEFAULTS, ...endpoint.defaults });
-  const skill = endpoint.pathParams === SkillPathParams;
+  const skill = endpoint.pathParams === SkillPathParams || endpoint.pathParams === SkillFilePathParams;
   const responses: Record<string, unknown> = {
     '200': {
       description: 'Success',
       headers: skill ? { ...SUCCESS_HEADERS, 'Content-Location': ref('ContentLocation', 'headers') } : SUCCESS_HEADERS,
-      content: json(ref(endpoint.response)),
+      content: endpoint.bytes === undefined ? json(ref(endpoint.response)) : { [endpoint.bytes]: { schema: { description: 'the bytes of the file' } } },
     },
     '304': ref('NotModified', 'responses'),
   };

@@ -117,6 +117,8 @@ export function headersFile(base: string, siteFiles: readonly string[]): string 
   const rules = [
     rule(`${api}/*`, 'Access-Control-Allow-Origin: *', 'X-Content-Type-Options: nosniff'),
     rule(`${base}${SEARCH_DIR}/*`, `Cache-Control: ${IMMUTABLE_CACHE_CONTROL}`),
+    // A skill's own files: never run as the site's page (its HTML or SVG), as every host answers them.
+    rule(`${api}/skills/:owner/:repo/files/*`, "Content-Security-Policy: default-src 'none'; sandbox"),
     ...[
       `${api}/manifest.json`,
       `${api}/categories/*`,
@@ -124,6 +126,9 @@ export function headersFile(base: string, siteFiles: readonly string[]): string 
       `${api}/skills/:owner/:repo/index.json`,
       `${api}/skills/:owner/:repo/content.json`,
       `${api}/skills/:owner/:repo/stats.json`,
+      `${api}/skills/:owner/:repo/files/*`,
+      `${api}/skills/:owner/:repo/archive.tar.gz`,
+      `${base}skills/*`,
       base,
       ...siteFiles.map((file) => `${base}${file}`),
     ].map((path) => rule(path, `Cache-Control: ${short}`)),

@@ -70,6 +70,8 @@ export function toDetail(skill: SkillRecord): SkillDetail {
     installCommands: sortedRecord(skill.installCommands),
     ...(skill.source === undefined ? {} : { source: skill.source }),
     ...(skill.checks === undefined ? {} : { checks: skill.checks }),
+    ...(skill.files === undefined ? {} : { files: skill.files.map(({ path, size, sha256 }) => ({ path, size, sha256 })) }),
+    ...(skill.archive === undefined ? {} : { archive: { url: skill.archive.url, size: skill.archive.size, sha256: skill.archive.sha256 } }),
   };
 }
 

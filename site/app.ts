@@ -506,6 +506,9 @@ async function detailView(view: HTMLElement, owner: string, repo: string): Promi
   document.title = `${skill.name} · ${t.brand}`;
 
   const rendered = h('article', { class: 'markdown' }, renderMarkdown(skill.content));
+  const filesPanel = skill.files === undefined ? null : skillFilesPanel(skill);
+  // Links in SKILL.md to the skill's own files (`reference.md`, `scripts/x.py`) open them here.
+  if (filesPanel !== null) linkSiblingFiles(rendered, skill, filesPanel);
   const raw = h('pre', { class: 'raw', hidden: true, tabindex: '0' }, content?.content ?? skill.content);
   const tab = (label: string, show: HTMLElement, hide: HTMLElement): HTMLButtonElement => {
     const button = h('button', {
@@ -537,7 +540,14 @@ async function detailView(view: HTMLElement, owner: string, repo: string): Promi
       h(
         'div',
         { class: 'detail-main' },
-        h('section', { class: 'panel install' }, h('h2', null, t.install), ...Object.entries(skill.installCommands).map(([platform, command]) => installRow(platform, command))),
+        h(
+          'section',
+          { class: 'panel install' },
+          h('h2', null, t.install),
+          // From the directory itself: the discovery index the build writes for this skill.
+          skill.files === undefined ? null : installRow('directory', `npx skills add ${directoryUrl()}skills/${skill.owner}/${skill.repo}`, t.fromDirectory),
+          ...Object.entries(skill.installCommands).map(([platform, command]) => installRow(platform, command)),
+        ),
         h(
           'section',
           { class: 'panel readme' },
@@ -546,6 +556,7 @@ async function detailView(view: HTMLElement, owner: string, repo: string): Promi
           raw,
           content === null ? null : h('p', { class: 'fineprint' }, `${bytes(content.size)} · sha256 ${content.sha.slice(0, 12)}…`),
         ),
+        filesPanel,
       ),
       h(
         'aside',
@@ -570,6 +581,7 @@ async function detailView(view: HTMLElement, owner: string, repo: string): Promi
           chips(skill.categories, names),
         ),
         skill.source === undefined ? null : sourcePanel(skill.source),
+        skill.archive === undefined ? null : integrityPanel(skill),
         skill.checks === undefined ? null : checksPanel(skill.checks),
         stats === null ? null : statsPanel(stats),
       ),
@@ -589,7 +601,7 @@ function sourcePanel(source: NonNullable<SkillDetail['source']>): HTMLElement {
       'dl',
       null,
       h('dt', null, t.repository),
-      h('dd', null, web ? h('a', { href: source.repository, rel: 'noopener nofollow' }, source.repository.replace(/^https?:\/\/(www\.)?/, '')) : source.repository),
+      h('dd', null, web ? h('a', { href: source.repository, rel: 'noopener nofollow' }, ...breakAtSlashes(source.repository.replace(/^https?:\/\/(www\.)?/, ''))) : source.repository),
       h('dt', null, t.folder),
       h('dd', null, tree === undefined ? h('code', null, source.path) : h('a', { href: tree, rel: 'noopener nofollow' }, h('code', null, source.path))),
       h('dt', null, t.commit),
@@ -664,10 +676,112 @@ function avatar(author: SkillDetail['author']): HTMLElement {
   return image;
 }
 
-function installRow(platform: string, command: string): HTMLElement {
+/** The URL of the site the page is served from (origin and base path, ending in `/`). */
+function directoryUrl(): string {
+  return `${location.origin}${siteBasePath()}`;
+}
+
+/** `text` with a line-break opportunity after each `/`, so long paths wrap there and not mid-word. */
+function breakAtSlashes(text: string): (string | HTMLElement)[] {
+  return text.split('/').flatMap((part, i) => (i === 0 ? [part] : ['/', h('wbr'), part]));
+}
+
+/** The URL of one file of a skill (each path segment encoded), or its archive. */
+function fileUrl(skill: SkillDetail, path: string): string {
+  return `${siteBasePath()}api/v1/skills/${encodeURIComponent(skill.owner)}/${encodeURIComponent(skill.repo)}/files/${path.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** Files shown as text in the page: up to 256 KB. */
+const MAX_VIEW_BYTES = 256 * 1024;
+
+/**
+ * Every file of the skill's folder: path, size, a view of a text file (fetched when opened,
+ * through the same API as everything else), and the folder's archive to download.
+ */
+function skillFilesPanel(skill: SkillDetail): HTMLElement {
+  const files = skill.files ?? [];
+  const rows = files.map((file) => {
+    const body = h('pre', { class: 'file-text', tabindex: '0' });
+    const details = h('details', { class: 'file', 'data-path': file.path }, h('summary', null, h('code', null, ...breakAtSlashes(file.path)), h('span', { class: 'size' }, bytes(file.size))), body);
+    let loaded = false;
+    details.addEventListener('toggle', () => {
+      if (!details.open || loaded) return;
+      loaded = true;
+      if (file.size > MAX_VIEW_BYTES) {
+        body.replaceChildren(h('a', { href: fileUrl(skill, file.path), download: file.path.split('/').pop() }, t.binaryFile));
+        return;
+      }
+      body.textContent = t.loading;
+      void apiFetch(fileUrl(skill, file.path).slice(`${siteBasePath()}api/v1/`.length))
+        .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error(String(response.status)))))
+        .then((buffer) => {
+          const data = new Uint8Array(buffer);
+          let text: string | undefined;
+          try {
+            text = data.includes(0) ? undefined : new TextDecoder('utf-8', { fatal: true }).decode(data);
+          } catch {
+            text = undefined;
+          }
+          if (text !== undefined) body.textContent = text;
+          else body.replaceChildren(h('a', { href: fileUrl(skill, file.path), download: file.path.split('/').pop() }, t.binaryFile));
+        })
+        .catch(() => (body.textContent = t.failures.DEFAULT![0]));
+    });
+    return h('li', null, details);
+  });
+  return h(
+    'section',
+    { class: 'panel files' },
+    h('div', { class: 'panel-head' }, h('h2', null, t.files), h('span', { class: 'fineprint' }, count(files.length, t.fileCount))),
+    h('ul', { class: 'file-list' }, ...rows),
+    skill.archive === undefined ? null : h('p', null, h('a', { href: `${siteBasePath()}api/v1/skills/${encodeURIComponent(skill.owner)}/${encodeURIComponent(skill.repo)}/archive.tar.gz`, download: `${skill.repo}.tar.gz`, class: 'download' }, t.downloadArchive), ` · ${bytes(skill.archive.size)}`),
+  );
+}
+
+/** Relative links of the rendered SKILL.md that name a file of the skill open that file in the files panel. */
+function linkSiblingFiles(rendered: HTMLElement, skill: SkillDetail, panel: HTMLElement): void {
+  const paths = new Set((skill.files ?? []).map((f) => f.path));
+  for (const link of rendered.querySelectorAll('a[data-href]')) {
+    const href = link.getAttribute('data-href') ?? '';
+    let path: string;
+    try {
+      path = decodeURIComponent(href.replace(/^\.\//, '').split(/[?#]/)[0]!);
+    } catch {
+      continue;
+    }
+    if (!paths.has(path)) continue;
+    link.setAttribute('href', fileUrl(skill, path));
+    link.addEventListener('click', (event) => {
+      const details = [...panel.querySelectorAll<HTMLDetailsElement>('details.file')].find((d) => d.dataset.path === path);
+      if (details === undefined) return;
+      event.preventDefault();
+      details.open = true;
+      details.scrollIntoView({ block: 'start' });
+      details.querySelector('summary')?.focus();
+    });
+  }
+}
+
+/** What the directory serves, to check an install against: the commit and the archive's SHA-256. */
+function integrityPanel(skill: SkillDetail): HTMLElement {
+  return h(
+    'section',
+    { class: 'panel integrity' },
+    h('h2', null, t.integrity),
+    h(
+      'dl',
+      null,
+      ...(skill.source === undefined ? [] : [h('dt', null, t.commit), h('dd', null, h('code', { class: 'hash' }, skill.source.commit))]),
+      h('dt', null, t.archiveSha),
+      h('dd', null, h('code', { class: 'hash' }, skill.archive!.sha256)),
+    ),
+  );
+}
+
+function installRow(platform: string, command: string, label = platformName(platform)): HTMLElement {
   const code = h('code', null, command);
   const copy = t.copy;
-  const button = h('button', { type: 'button', class: 'copy', 'aria-label': t.copyCommand(platformName(platform)) }, copy);
+  const button = h('button', { type: 'button', class: 'copy', 'aria-label': t.copyCommand(label) }, copy);
   // Said aloud by screen readers when the copy is done (the button's own text changes too).
   const status = h('span', { class: 'visually-hidden', role: 'status' });
   button.addEventListener('click', () => {
@@ -686,7 +800,7 @@ function installRow(platform: string, command: string): HTMLElement {
       },
     );
   });
-  return h('div', { class: 'install-row', 'data-platform': platform }, h('span', { class: 'platform' }, platformName(platform)), h('div', { class: 'command', tabindex: '0', role: 'group', 'aria-label': platformName(platform) }, code), button, status);
+  return h('div', { class: 'install-row', 'data-platform': platform }, h('span', { class: 'platform' }, label), h('div', { class: 'command', tabindex: '0', role: 'group', 'aria-label': label }, code), button, status);
 }
 
 function statsPanel(stats: SkillStats): HTMLElement {

@@ -19,7 +19,8 @@ export type Inline =
   | { type: 'text'; text: string }
   | { type: 'code'; text: string }
   | { type: 'strong' | 'em'; children: Inline[] }
-  | { type: 'link'; href: string; children: Inline[] };
+  /** `relative`: a link to a file beside SKILL.md (`reference.md`, `scripts/x.py`), resolved by the page. */
+  | { type: 'link'; href: string; children: Inline[]; relative?: true };
 
 export type Block =
   | { type: 'heading'; level: number; children: Inline[] }
@@ -236,6 +237,8 @@ function splitRow(line: string): string[] {
 
 const ESCAPABLE = '\\`*_{}[]()#+-.!|<>~"\'';
 const SAFE_HREF = /^(?:https?:\/\/|mailto:)[^\s]+$/i;
+/** A relative link (no scheme, not rooted, not a fragment or query): a file of the skill's folder, maybe. */
+const RELATIVE_HREF = /^(?![a-z][a-z0-9+.-]*:|[/\\#?])[^\s]+$/i;
 
 /**
  * Finds the next occurrence of a token at or after a position, before a limit; -1 when none.
@@ -361,6 +364,7 @@ function inlineRange(text: string, start: number, end: number, depth: number, fi
         flush(i);
         find.made++;
         if (SAFE_HREF.test(link.href)) out.push({ type: 'link', href: link.href, children });
+        else if (RELATIVE_HREF.test(link.href)) out.push({ type: 'link', href: link.href, children, relative: true });
         else for (const child of children) pushMerged(out, child);
         i = link.end;
         textStart = i;

@@ -99,6 +99,8 @@ function renderInline(inline: Inline): Node {
     case 'em':
       return h('em', null, ...inline.children.map(renderInline));
     case 'link':
+      // A relative link gets no href here: the page points it at the skill's file, if it has one.
+      if (inline.relative === true) return h('a', { 'data-href': inline.href }, ...inline.children.map(renderInline));
       return h('a', { href: inline.href, rel: 'nofollow noopener noreferrer ugc', target: '_blank' }, ...inline.children.map(renderInline));
   }
 }

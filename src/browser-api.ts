@@ -4,7 +4,7 @@
  * page helper (page-api.ts), which runs the same handler in the page while no worker controls it.
  */
 import { createHandler, type Handler } from './handler.ts';
-import { cachedLoader, fetchLoader } from './loader.ts';
+import { cachedLoader, fetchBytesLoader, fetchLoader } from './loader.ts';
 import { MANIFEST_PATH } from './paths.ts';
 import { isHandlerPath, normalizeBasePath, parseRoute } from './route.ts';
 
@@ -57,6 +57,7 @@ export function createBrowserHandler(siteUrl: string | URL, fetchImpl: typeof fe
     fetchImpl(input, String(input) === manifestUrl ? { ...init, cache: 'no-cache' } : init);
   return createHandler(cachedLoader(fetchLoader(site, revalidating), { maxEntries: CACHE_ENTRIES }), {
     basePath: site.pathname,
+    bytes: fetchBytesLoader(site, fetchImpl),
     onError: (error, request) => console.error(`skills API: 500 on ${request.url}`, error),
   });
 }

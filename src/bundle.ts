@@ -10,17 +10,27 @@
  *   no tab or newline) and that file's JSON, compact (JSON text never holds a raw newline or tab
  *   outside strings, and none inside them either, as JSON escapes both). The manifest comes
  *   first, the other files follow sorted by path; a path appears once.
+ * - Version 2 adds lines `<path>\t"<base64>"` for skill files and archives (`parseBytesPath`,
+ *   src/skill-files.ts: `api/v1/skills/<o>/<r>/files/<path>`, `…/archive.tar.gz`): the bytes as
+ *   one JSON string of base64. A file path holds no tab or newline (control characters are no
+ *   file name's), so the line stays one line.
  * Being line-oriented, the file is read incrementally: a reader never holds the whole text as
  * one string, so trees larger than a JavaScript string can be bundled. An uncompressed bundle
  * (the same lines without gzip, e.g. after `gunzip`) is read as well.
  */
-import { assertSafePath, type Loader } from './loader.ts';
-import { MANIFEST_PATH } from './paths.ts';
+import { assertSafeBytesPath, assertSafePath, type BytesLoader, type Loader } from './loader.ts';
+import { MANIFEST_PATH, OWNER_RE, REPO_RE } from './paths.ts';
+import { parseBytesPath } from './skill-files.ts';
 
 /** Value of the header's `format`. */
 export const BUNDLE_FORMAT = 'skills-directory-bundle';
-/** Version of the bundle format this module reads and build/bundle.ts writes. */
-export const BUNDLE_VERSION = 1;
+/**
+ * Version of the bundle format build/bundle.ts writes; this module reads it and version 1.
+ * 2: lines of skill files and archives (below).
+ */
+export const BUNDLE_VERSION = 2;
+/** Versions this module reads. */
+const READ_VERSIONS: readonly number[] = [1, 2];
 
 /** The first line of a bundle. */
 export interface BundleHeader {
@@ -54,6 +64,28 @@ export function bundleHeaderLine(files: number): string {
 export function bundleFileLine(path: string, data: unknown): string {
   assertSafePath(path);
   return `${path}\t${JSON.stringify(data)}\n`;
+}
+
+/** The line of one skill file or archive (version 2). */
+export function bundleBytesLine(path: string, bytes: Uint8Array): string {
+  assertSafeBytesPath(path);
+  let binary = '';
+  // In slices: one String.fromCharCode per byte of a 20 MiB file would be slow.
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return `${path}\t"${btoa(binary)}"\n`;
+}
+
+/** A bytes loader over a read bundle (version 2 lines); undefined for a file the bundle lacks. */
+export function bundleBytesLoader(bundle: Bundle): BytesLoader {
+  return async (path) => {
+    assertSafeBytesPath(path);
+    const text = bundle.files.get(path);
+    if (text === undefined) return undefined;
+    const binary = atob(JSON.parse(text) as string);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  };
 }
 
 /**
@@ -127,8 +159,8 @@ function parseHeader(line: string): BundleHeader {
   if (typeof header !== 'object' || header === null || header.format !== BUNDLE_FORMAT) {
     throw new BundleError(`not a skills directory bundle (the first line is not a ${BUNDLE_FORMAT} header)`);
   }
-  if (header.version !== BUNDLE_VERSION) {
-    throw new BundleError(`bundle format version ${JSON.stringify(header.version)}, this reader reads version ${BUNDLE_VERSION}: rebuild the bundle with this version`);
+  if (typeof header.version !== 'number' || !READ_VERSIONS.includes(header.version)) {
+    throw new BundleError(`bundle format version ${JSON.stringify(header.version)}, this reader reads versions ${READ_VERSIONS.join(' and ')}: rebuild the bundle with this version`);
   }
   if (!(Number.isSafeInteger(header.files) && header.files! >= 1)) throw new BundleError('bundle header → files: expected a positive integer');
   return header as BundleHeader;
@@ -136,7 +168,7 @@ function parseHeader(line: string): BundleHeader {
 
 function isSafePath(path: string): boolean {
   try {
-    assertSafePath(path);
+    if (parseBytesPath(path, OWNER_RE, REPO_RE) === undefined) assertSafePath(path);
     return true;
   } catch {
     return false;

@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import { ApiError, type ErrorCode } from './errors.ts';
 import type { Bundle, BundleSource } from './bundle.ts';
 import type { Handler } from './handler.ts';
-import type { Loader } from './loader.ts';
+import type { BytesLoader, Loader } from './loader.ts';
 import type { AutocompleteParams, ChangesParams, ListParams, LocaleParams, SearchParams } from './query-schemas.ts';
 import type * as S from './schemas.ts';
 
@@ -38,7 +38,7 @@ export type ClientOptions =
   | { baseUrl: string | URL; fetch?: typeof fetch }
   | { staticBaseUrl: string | URL; fetch?: typeof fetch }
   | { bundle: BundleSource | Bundle }
-  | { loader: Loader };
+  | { loader: Loader; bytes?: BytesLoader };
 
 /** A client of the Skills Directory API. Every method resolves the API's JSON body. */
 export interface SkillsClient {
@@ -62,6 +62,10 @@ export interface SkillsClient {
   listCategorySkills(slug: string, params?: ListParams): Promise<SkillListResponse>;
   /** `GET /api/v1/changes`: the change log after `since`, oldest first (docs/api.md "Changes"). */
   listChanges(params?: ChangesParams): Promise<ChangesResponse>;
+  /** `GET /api/v1/skills/:owner/:repo/files/<path>`: the file's bytes (`path` as the detail's `files` lists it). */
+  getSkillFile(owner: string, repo: string, path: string): Promise<Uint8Array>;
+  /** `GET /api/v1/skills/:owner/:repo/archive.tar.gz`: the folder as a `.tar.gz`. */
+  getSkillArchive(owner: string, repo: string): Promise<Uint8Array>;
   /**
    * The raw answer to a canonical request such as `/api/v1/skills?page=2` (status, headers and
    * body as the API gives them; never throws for an error status).
@@ -96,6 +100,8 @@ export function createClient(options: ClientOptions): SkillsClient {
     getCategory: async (slug, params) => get(`/categories/${segment(slug)}`, params),
     listCategorySkills: async (slug, params) => get(`/categories/${segment(slug)}/skills`, params),
     listChanges: (params) => get('/changes', params),
+    getSkillFile: async (owner, repo, path) => bytesOf(await send(`/api/v1${skill(owner, repo, `/files/${path.split('/').map(segment).join('/')}`)}`), path),
+    getSkillArchive: async (owner, repo) => bytesOf(await send(`/api/v1${skill(owner, repo, '/archive.tar.gz')}`), 'archive.tar.gz'),
     fetch: send,
   };
 }
@@ -112,7 +118,8 @@ function transport(options: ClientOptions): (path: string, init?: RequestInit) =
   let handler: Promise<Handler> | undefined;
   const makeHandler = async (): Promise<Handler> => {
     const [{ createHandler }, { cachedLoader }] = await Promise.all([import('./handler.ts'), import('./loader.ts')]);
-    return createHandler(cachedLoader(await localLoader(options), { maxEntries: CACHE_ENTRIES }));
+    const { loader, bytes } = await localLoader(options);
+    return createHandler(cachedLoader(loader, { maxEntries: CACHE_ENTRIES }), bytes === undefined ? {} : { bytes });
   };
   return async (path, init) => {
     // A failed setup (an unreadable bundle) is retried by the next call, not remembered.
@@ -124,20 +131,29 @@ function transport(options: ClientOptions): (path: string, init?: RequestInit) =
   };
 }
 
-async function localLoader(options: ClientOptions): Promise<Loader> {
-  if ('loader' in options) return options.loader;
+/** The JSON loader of a local source, and its bytes loader for skill files and archives. */
+async function localLoader(options: ClientOptions): Promise<{ loader: Loader; bytes?: BytesLoader }> {
+  if ('loader' in options) return options.bytes === undefined ? { loader: options.loader } : { loader: options.loader, bytes: options.bytes };
   if ('staticBaseUrl' in options) {
-    const { fetchLoader } = await import('./loader.ts');
-    return fetchLoader(directoryUrl(options.staticBaseUrl), options.fetch ?? globalThis.fetch);
+    const { fetchBytesLoader, fetchLoader } = await import('./loader.ts');
+    const fetchImpl = options.fetch ?? globalThis.fetch;
+    return { loader: fetchLoader(directoryUrl(options.staticBaseUrl), fetchImpl), bytes: fetchBytesLoader(directoryUrl(options.staticBaseUrl), fetchImpl) };
   }
   if (!('bundle' in options)) throw new TypeError('createClient: no source');
-  const { bundleLoader, readBundle } = await import('./bundle.ts');
+  const { bundleBytesLoader, bundleLoader, readBundle } = await import('./bundle.ts');
   const source = options.bundle;
-  return bundleLoader(isBundle(source) ? source : await readBundle(source));
+  const bundle = isBundle(source) ? source : await readBundle(source);
+  return { loader: bundleLoader(bundle), bytes: bundleBytesLoader(bundle) };
 }
 
 function isBundle(value: BundleSource | Bundle): value is Bundle {
   return typeof value === 'object' && value !== null && 'header' in value && 'files' in value && value.files instanceof Map;
+}
+
+/** The bytes of a successful file answer; an error answer becomes an `ApiError` as for JSON. */
+async function bytesOf(response: Response, path: string): Promise<Uint8Array> {
+  if (response.ok) return new Uint8Array(await response.arrayBuffer());
+  return readBody<never>(response, path);
 }
 
 /** The parsed body of a success; an error answer becomes an `ApiError` with its code and status. */

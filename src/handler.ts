@@ -8,11 +8,13 @@ import { answerCompatSearch } from './compat.ts';
 import { ApiError, isApiError } from './errors.ts';
 import { keepLoad, type InFlight } from './in-flight.ts';
 import { answerList, readListQuery } from './lists.ts';
-import type { Loader } from './loader.ts';
+import { answerFile } from './files.ts';
+import type { BytesLoader, Loader } from './loader.ts';
 import { checkManifest, type Manifest } from './manifest.ts';
 import { ParamReader, quote } from './params.ts';
 import { API_PREFIX, DEFAULT_LOCALE, LOCALE_RE, MANIFEST_PATH, categoriesPath, categoryPath, idKey, idShardPath, skillPath } from './paths.ts';
 import { normalizeBasePath, parseRoute, type Route } from './route.ts';
+import { skillArchivePath, skillFileUrlPath } from './skill-files.ts';
 import { createSearchEngine, readAutocompleteQuery, readSearchQuery, type SearchEngine } from './search/index.ts';
 
 /** A request handler of the Fetch API. */
@@ -31,6 +33,11 @@ export interface HandlerOptions {
    * `shared` (default) or `settled` for hosts that isolate requests, such as workerd (src/in-flight.ts).
    */
   inFlight?: InFlight;
+  /**
+   * Reads the bytes of skill files and archives (src/files.ts). Without it those routes answer
+   * NOT_FOUND; every host of a build passes one.
+   */
+  bytes?: BytesLoader;
 }
 
 /** Methods the API answers; any other is 405 with this list in `Allow`. */
@@ -83,6 +90,13 @@ export function createHandler(loader: Loader, options: HandlerOptions = {}): Han
       if (route === null) throw new ApiError('NOT_FOUND', `No endpoint at ${quote(url.pathname)}`);
       const m = await loadManifest();
       const params = url.searchParams;
+      if (route.kind === 'skill-file' || route.kind === 'skill-archive') {
+        // The detail lists each file with its SHA-256; found in any case of the id, like a skill.
+        const found = await findSkill(loader, m, { kind: 'skill', owner: route.owner, repo: route.repo, resource: 'detail' });
+        const [owner, repo] = (found.canonical ?? `${route.owner}/${route.repo}`).split('/') as [string, string];
+        const moved: Record<string, string> = found.canonical === undefined ? {} : { 'content-location': `${basePath}${fileUrlTail(owner, repo, route)}` };
+        return await answerFile(options.bytes, found.body, owner, repo, route, head, moved);
+      }
       if (route.kind === 'skill') {
         const found = await findSkill(loader, m, route);
         // Another case of the id: the canonical skill, and where it lives.
@@ -141,8 +155,13 @@ function canonicalUrl(url: URL, basePath: string, id: string, resource: SkillRou
   return `${basePath}${API_PREFIX}/skills/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}${tail}${url.search}`;
 }
 
+/** The URL path after the base of a file route of skill `owner/repo`, for `Content-Location`. */
+function fileUrlTail(owner: string, repo: string, route: Extract<Route, { kind: 'skill-file' | 'skill-archive' }>): string {
+  return route.kind === 'skill-archive' ? skillArchivePath(owner, repo) : skillFileUrlPath(owner, repo, route.path);
+}
+
 /** The success body of one route other than search and a skill's. */
-async function answer(load: Loader, manifest: Manifest, route: Exclude<Route, { kind: 'search' | 'autocomplete' | 'skill' | 'compat-search' }>, params: URLSearchParams): Promise<unknown> {
+async function answer(load: Loader, manifest: Manifest, route: Exclude<Route, { kind: 'search' | 'autocomplete' | 'skill' | 'skill-file' | 'skill-archive' | 'compat-search' }>, params: URLSearchParams): Promise<unknown> {
   switch (route.kind) {
     case 'skills':
       return answerList(load, manifest, readListQuery(params, manifest));

@@ -6,9 +6,45 @@
 
 import { keepLoad, type InFlight } from './in-flight.ts';
 import { Lru } from './lru.ts';
+import { OWNER_RE, REPO_RE } from './paths.ts';
+import { parseBytesPath } from './skill-files.ts';
 
 /** Reads one JSON file of the static tree; `undefined` when it does not exist. */
 export type Loader = (path: string) => Promise<unknown>;
+
+/**
+ * Reads the bytes of one skill file or archive of the static tree (`api/v1/skills/<o>/<r>/files/…`,
+ * `…/archive.tar.gz`: src/skill-files.ts); `undefined` when it does not exist.
+ */
+export type BytesLoader = (path: string) => Promise<Uint8Array | undefined>;
+
+/** Throws unless `path` names a skill file or archive (`parseBytesPath`). */
+export function assertSafeBytesPath(path: string): void {
+  if (parseBytesPath(path, OWNER_RE, REPO_RE) === undefined) throw new Error(`Refusing to load unsafe path ${JSON.stringify(path.slice(0, 200))}`);
+}
+
+/**
+ * Bytes loader over HTTP, like `fetchLoader`: each segment of the path is percent-encoded, 404
+ * resolves `undefined`, another non-2xx status rejects.
+ */
+export function fetchBytesLoader(baseUrl: string | URL, fetchImpl: typeof fetch = globalThis.fetch): BytesLoader {
+  const base = new URL(baseUrl);
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  return async (path) => {
+    assertSafeBytesPath(path);
+    const url = new URL(path.split('/').map(encodeURIComponent).join('/'), base);
+    const response = await fetchImpl(url);
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new Error(`GET ${url.href} answered ${response.status}`);
+    }
+    return new Uint8Array(await response.arrayBuffer());
+  };
+}
 
 /**
  * Paths a loader accepts: relative, `.json`, made of safe characters, no `.`/`..` segments. The
@@ -42,6 +78,15 @@ export function fetchLoader(baseUrl: string | URL, fetchImpl: typeof fetch = glo
       throw new Error(`GET ${url.href} answered ${response.status}`);
     }
     return await response.json();
+  };
+}
+
+/** Bytes loader over an in-memory tree (path → bytes), the `mapLoader` of skill files and archives. */
+export function mapBytesLoader(files: ReadonlyMap<string, unknown>): BytesLoader {
+  return async (path) => {
+    assertSafeBytesPath(path);
+    const value = files.get(path);
+    return value instanceof Uint8Array ? value : undefined;
   };
 }
 

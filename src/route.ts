@@ -5,6 +5,7 @@
  * name a file: such a path has no route.
  */
 import { API_PREFIX, OWNER_RE, REPO_RE, SLUG_RE } from './paths.ts';
+import { ARCHIVE_NAME, FILES_DIR, filePathProblem } from './skill-files.ts';
 
 /** One endpoint of the API with its path parameters. */
 export type Route =
@@ -12,6 +13,10 @@ export type Route =
   | { kind: 'search' }
   | { kind: 'autocomplete' }
   | { kind: 'skill'; owner: string; repo: string; resource: 'detail' | 'content' | 'stats' }
+  /** One file of a skill's folder, `path` decoded (src/files.ts). */
+  | { kind: 'skill-file'; owner: string; repo: string; path: string }
+  /** The `.tar.gz` of a skill's folder (src/files.ts). */
+  | { kind: 'skill-archive'; owner: string; repo: string }
   | { kind: 'categories' }
   | { kind: 'category'; slug: string }
   | { kind: 'category-skills'; slug: string }
@@ -70,12 +75,40 @@ function isCompatSearch(pathname: string, base: string): boolean {
   return pathname === `${base}${COMPAT_SEARCH_PATH}` || pathname === `${base}${COMPAT_SEARCH_PATH}/`;
 }
 
+/**
+ * The route of `…/skills/:owner/:repo/files/<path>` or `…/archive.tar.gz`. Each segment of the
+ * file path is decoded once and must be a valid file name (src/skill-files.ts): `..`, `%2e%2e`,
+ * `%2f`, `%00`, a backslash or double encoding (`%252e`, as `%` is no file name's) has no route.
+ */
+function fileRoute(rawOwner: string, rawRepo: string, kind: string, rest: readonly string[]): Route | null {
+  const owner = segment(rawOwner, OWNER_RE);
+  const repo = segment(rawRepo, REPO_RE);
+  if (owner === null || repo === null) return null;
+  if (kind === ARCHIVE_NAME) return rest.length === 0 ? { kind: 'skill-archive', owner, repo } : null;
+  if (rest.length === 0) return null;
+  const parts: string[] = [];
+  for (const raw of rest) {
+    let value: string;
+    try {
+      value = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    parts.push(value);
+  }
+  const path = parts.join('/');
+  // A decoded `/` would join two segments into one file name: such a path has no route.
+  if (parts.some((part) => part.includes('/')) || filePathProblem(path) !== undefined) return null;
+  return { kind: 'skill-file', owner, repo, path };
+}
+
 /** The route of a URL pathname, or null for any path that is not an endpoint of the API. */
 export function parseRoute(pathname: string, basePath = '/'): Route | null {
   if (isCompatSearch(pathname, normalizeBasePath(basePath))) return { kind: 'compat-search' };
   const segments = apiSegments(pathname, basePath);
   if (segments === null) return null;
   const [head, a, b, c, ...more] = segments;
+  if (head === 'skills' && a !== undefined && b !== undefined && (c === FILES_DIR || c === ARCHIVE_NAME)) return fileRoute(a, b, c, more);
   if (more.length > 0) return null;
   if (head === 'skills') {
     if (a === undefined) return { kind: 'skills' };

@@ -73,6 +73,22 @@ export const SkillChecks = z.object({
 export type SkillChecks = z.infer<typeof SkillChecks>;
 export type SkillSource = z.infer<typeof SkillSource>;
 
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** One file of a skill: its path in the folder, byte size and SHA-256 hex; answered at `…/files/<path>`. */
+export const SkillFile = z.object({
+  path: z.string().describe('relative, `/`-separated path inside the skill folder'),
+  size: Count,
+  sha256: Sha256,
+});
+
+/** The archive of a skill's folder. */
+export const SkillArchive = z.object({
+  url: z.string().describe('URL path of the `.tar.gz` (`<base>api/v1/skills/:owner/:repo/archive.tar.gz`)'),
+  size: Count,
+  sha256: Sha256,
+});
+
 /** Skill detail (endpoint 2): the summary with the full description plus repository metadata. */
 export const SkillDetail = SkillSummary.extend({
   content: z.string(),
@@ -86,6 +102,10 @@ export const SkillDetail = SkillSummary.extend({
   /** Additive: where an imported skill lives (absent for hand-made content). */
   source: SkillSource.optional(),
   checks: SkillChecks.optional(),
+  /** Additive: every file of the skill's folder, sorted by path, SKILL.md included (docs/api.md "Files and archive"). */
+  files: z.array(SkillFile).optional(),
+  /** Additive: the folder as a deterministic `.tar.gz`. */
+  archive: SkillArchive.optional(),
 });
 export type SkillDetail = z.infer<typeof SkillDetail>;
 

@@ -9,6 +9,7 @@ import { readListQuery } from './lists.ts';
 import { ParamReader } from './params.ts';
 import { CHANGES_PAGE_SIZE, LOCALE_RE, PAGE_SIZE, categoriesPath, changesPagePath, categoryPath, hasListPages, listPagePath, skillPath } from './paths.ts';
 import { parseRoute } from './route.ts';
+import { skillArchivePath, skillFilePath } from './skill-files.ts';
 
 /**
  * The static file (path relative to the output folder, from src/paths.ts) whose JSON is the body
@@ -20,6 +21,8 @@ import { parseRoute } from './route.ts';
  *
  * Mapping (defaults `page=1`, `sort=stars`, `order=desc`, `locale=en`):
  * - `/api/v1/skills/:owner/:repo[/content|/stats]` → `api/v1/skills/:owner/:repo/{index,content,stats}.json`
+ * - `/api/v1/skills/:owner/:repo/files/<path>` and `…/archive.tar.gz` → the file at the same path
+ *   (its bytes are the answer, not JSON; the path decoded)
  * - `/api/v1/skills?sort&order&page` → `api/v1/skills/_list/all/<sort>-<order>/<page>.json`
  * - `/api/v1/skills?sort&order=desc&page&category|platform` → `api/v1/skills/_list/<list>/<sort>-desc/<page>.json`
  * - `/api/v1/categories/:slug/skills?…` → the `category=:slug` list page
@@ -42,6 +45,10 @@ export function staticPathFor(url: string | URL, basePath = '/'): string | null 
     switch (route.kind) {
       case 'skill':
         return skillPath(route.owner, route.repo, route.resource);
+      case 'skill-file':
+        return skillFilePath(route.owner, route.repo, route.path);
+      case 'skill-archive':
+        return skillArchivePath(route.owner, route.repo);
       case 'skills':
       case 'category-skills': {
         const query = readListQuery(params, null, route.kind === 'category-skills' ? route.slug : undefined);

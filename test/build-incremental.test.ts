@@ -204,8 +204,8 @@ describe('the build cache carries every field of a record', () => {
     const { cache } = await loadContent(from, { quality: false });
     const dir = [...cache!.skills.keys()][0]!;
     const record = cache!.skills.get(dir)!.record!;
-    // Stand-ins for fields other work adds to records: a list of files, license details.
-    const extended = { ...record, files: [{ path: 'scripts/run.sh', size: 12 }], licenseDetails: { spdx: 'MIT', file: null } } as SkillRecord;
+    // Stand-ins for fields later work may add to records: nested lists and objects.
+    const extended = { ...record, futureList: [{ path: 'scripts/run.sh', size: 12 }], licenseDetails: { spdx: 'MIT', file: null } } as unknown as SkillRecord;
     const cacheFolder = join(base, 'cache-fields');
     writeLoadCache(cacheFolder, { ...cache!, skills: new Map([[dir, { ...cache!.skills.get(dir)!, record: extended }]]) });
     const stored = readLoadCache(cacheFolder, cache!.contentDir)!.skills.get(dir)!.record!;

@@ -121,6 +121,8 @@ describe('a valid content folder', () => {
           codex: 'codex skills add acme/pdf-tools --pinned',
         },
         hasIndex: true,
+        // Every file of the folder but the content format's metadata (skill.json, stats.json, marketplace.json).
+        files: [{ path: 'SKILL.md', contentPath: 'SKILL.md', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), executable: false }],
         stats: statsJson(2),
         // Quality signals (test/quality.test.ts checks them): the name is not kebab-case.
         checks: expect.objectContaining({ flags: [], profiles: expect.objectContaining({ codex: { pass: true, problems: [] } }) }),

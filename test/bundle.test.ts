@@ -23,8 +23,13 @@ let work: string;
 let tree: string;
 
 beforeAll(async () => {
-  files = await contractFiles();
-  bytes = encodeBundle(files);
+  const built = await contractFiles();
+  bytes = encodeBundle(built);
+  // What a bundle holds of the tree: no discovery indexes (static hosts only), skill files and
+  // archives as base64 (format 2).
+  files = new Map(
+    [...built].filter(([path]) => !path.startsWith('skills/')).map(([path, value]) => [path, value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value]),
+  );
   work = await mkdtemp(join(tmpdir(), 'bundle-test-'));
   tree = join(work, 'tree');
   await writeContractTree(tree);
@@ -64,7 +69,7 @@ describe('round trip', () => {
     const text = gunzipSync(bytes).toString('utf8');
     const lines = text.split('\n');
     expect(lines.at(-1)).toBe('');
-    expect(JSON.parse(lines[0]!)).toEqual({ format: 'skills-directory-bundle', version: 1, files: files.size });
+    expect(JSON.parse(lines[0]!)).toEqual({ format: 'skills-directory-bundle', version: 2, files: files.size });
     const paths = lines.slice(1, -1).map((line) => line.slice(0, line.indexOf('\t')));
     expect(paths[0]).toBe(MANIFEST_PATH);
     expect(paths.slice(1)).toEqual([...files.keys()].filter((p) => p !== MANIFEST_PATH).sort());
@@ -177,7 +182,7 @@ describe('a file that is not a complete bundle of this version', () => {
     ['empty', () => new Uint8Array(0), 'the bundle is empty'],
     ['plain JSON', () => Buffer.from('{"data":[]}\n'), 'not a skills directory bundle (the first line is not a skills-directory-bundle header)'],
     ['random bytes', () => Buffer.from([0, 1, 2, 3, 255, 254]), /^the bundle is corrupt or truncated|^not a skills directory bundle/],
-    ['a future version', () => gz(header(1, { version: 2 }) + manifestLine), 'bundle format version 2, this reader reads version 1: rebuild the bundle with this version'],
+    ['a future version', () => gz(header(1, { version: 3 }) + manifestLine), 'bundle format version 3, this reader reads versions 1 and 2: rebuild the bundle with this version'],
     ['no file count', () => gz(header(1, { files: 'many' }) + manifestLine), 'bundle header → files: expected a positive integer'],
     ['fewer files than announced', () => gz(header(3) + manifestLine), 'the bundle is truncated: 1 of 3 files'],
     ['more files than announced', () => gz(header(1) + manifestLine + 'api/v1/x.json\t1\n'), 'line 3: more files than the 1 the header announces'],

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeBundle } from '../build/bundle.ts';
-import { bundleLoader } from '../src/bundle.ts';
+import { bundleBytesLoader, bundleLoader } from '../src/bundle.ts';
 import { createHandler } from '../src/handler.ts';
 import { readBundleFile } from '../src/node/bundle-file.ts';
 import { writeContractTree } from './contract/contract-data.ts';
@@ -17,7 +17,8 @@ defineContractSuite('offline bundle', async () => {
   const root = await mkdtemp(join(tmpdir(), 'contract-bundle-'));
   await writeContractTree(join(root, 'tree'));
   await writeBundle(join(root, 'tree'), join(root, 'skills.bundle'));
-  const handler = createHandler(bundleLoader(await readBundleFile(join(root, 'skills.bundle'))));
+  const bundle = await readBundleFile(join(root, 'skills.bundle'));
+  const handler = createHandler(bundleLoader(bundle), { bytes: bundleBytesLoader(bundle) });
   return {
     fetch: (path, init) => handler(new Request(new URL(path, 'http://bundle.test'), init)),
     close: () => rm(root, { recursive: true, force: true }),

@@ -210,10 +210,10 @@ describe('import of every layout', () => {
     expect(await json(join(out, 'skills/acme/pdf/stats.json'))).toEqual({ views: 0, installs: 0, favorites: 0, starHistory: [{ date: '2025-08-01', stars: 120 }] });
   });
 
-  it('install commands from the evidence: marketplace, Codex installer, the skills CLI', async () => {
+  it('install commands from the evidence: Codex installer, the skills CLI; each one command or one sentence', async () => {
     const commands = async (id: string) => (await json(join(out, 'skills', id, 'skill.json'))).installCommands;
     expect(await commands('acme/pdf')).toEqual({
-      'claude-code': '/plugin marketplace add acme/skills then /plugin install document-skills@acme-skills',
+      'claude-code': 'npx skills add acme/skills --skill pdf -a claude-code',
       codex: 'npx skills add acme/skills --skill pdf -a codex',
     });
     expect(await commands('openai-like/gh-fix-ci')).toEqual({
@@ -221,9 +221,11 @@ describe('import of every layout', () => {
       codex: '$skill-installer install https://github.com/openai-like/skills/tree/main/skills/.curated/gh-fix-ci',
     });
     expect((await commands('openai-like/skill-installer') as Record<string, string>).codex).toBe('Preinstalled in Codex (a system skill)');
-    expect((await commands('Shob/sast-configuration') as Record<string, string>)['claude-code']).toBe(
-      "/plugin marketplace add Shob/agents then /plugin install security-scanning@workflows",
-    );
+    expect((await commands('Shob/sast-configuration') as Record<string, string>)['claude-code']).toBe("npx skills add Shob/agents --skill 'SAST Configuration' -a claude-code");
+    // Never two commands joined by words.
+    for (const id of report.skills.flatMap((s) => (s.id === undefined ? [] : [s.id]))) {
+      for (const command of Object.values((await commands(id)) as Record<string, string>)) expect(command, id).not.toMatch(/ (?:then|and then|&&|;) /);
+    }
     expect((await commands('solo/Single-Skill') as Record<string, string>)['claude-code']).toBe("npx skills add solo/Single-Skill --skill 'Single Skill' -a claude-code");
   });
 

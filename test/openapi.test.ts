@@ -16,12 +16,12 @@ import type { SkillsClient } from '../src/client.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
 import type { Loader } from '../src/loader.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
-import { fsLoader } from '../src/node/fs-loader.ts';
+import { fsBytesLoader, fsLoader } from '../src/node/fs-loader.ts';
 import { startServer } from '../src/node/server.ts';
 import { buildToolsFixture, type ToolsFixture } from './helpers/tools-fixture.ts';
 
 type Parameter = { name: string; in: string; required: boolean; schema: object };
-type Operation = { operationId: string; parameters?: Parameter[]; responses: Record<string, { $ref?: string; content?: object; headers?: Record<string, unknown> }> };
+type Operation = { operationId: string; parameters?: Parameter[]; responses: Record<string, { $ref?: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }> };
 type PathItem = { parameters?: Parameter[]; get: Operation; head: Operation; options: Operation };
 type Document = { openapi: string; paths: Record<string, PathItem>; components: { schemas: Record<string, unknown>; responses: Record<string, { content?: object; headers?: object }> } };
 
@@ -53,7 +53,8 @@ function bodyRef(path: string, status: string): string {
 
 /** The documented path template of a canonical URL path (`/api/v1/skills/{owner}/{repo}`), if any. */
 function templateOf(pathname: string): string | undefined {
-  return Object.keys(doc.paths).find((template) => new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname));
+  // `{path}` of a skill file spans segments.
+  return Object.keys(doc.paths).find((template) => new RegExp(`^${template.replace('{path}', '.+').replace(/\{[^}]+\}/g, '[^/]+')}$`).test(pathname));
 }
 
 /** Validate one real answer against the document: its status must be documented, its body must match. */
@@ -63,6 +64,13 @@ async function checkAnswer(url: string, response: Response): Promise<{ status: n
   expect(template, `${pathname} is documented`).toBeDefined();
   const status = String(response.status);
   expect(Object.keys(doc.paths[template!]!.get.responses), `${url} answered ${status}`).toContain(status);
+  const documented = doc.paths[template!]!.get.responses[status]!.content;
+  if (documented !== undefined && documented['application/json'] === undefined) {
+    // Raw bytes: of the documented media type (any, for a skill's file).
+    const type = Object.keys(documented)[0]!;
+    if (type !== '*/*') expect(response.headers.get('content-type')).toBe(type);
+    return { status: response.status, body: new Uint8Array(await response.arrayBuffer()) };
+  }
   const body = await response.json();
   const validate = validator(bodyRef(template!, status));
   expect(validate(body) ? [] : validate.errors, `${url} → ${status} ${JSON.stringify(body).slice(0, 300)}`).toEqual([]);
@@ -74,7 +82,7 @@ let handler: Handler;
 
 beforeAll(async () => {
   fixture = await buildToolsFixture();
-  handler = createHandler(fsLoader(fixture.dir));
+  handler = createHandler(fsLoader(fixture.dir), { bytes: fsBytesLoader(fixture.dir) });
 });
 afterAll(async () => {
   await fixture?.cleanup();
@@ -83,7 +91,7 @@ afterAll(async () => {
 const ask = (h: Handler, url: string) => h(new Request(new URL(url, 'http://openapi.test')));
 
 describe('the document', () => {
-  it('is OpenAPI 3.1 with the 9 endpoints and the change log, whose operationIds are the typed client methods, the served files and the compatibility route', () => {
+  it('is OpenAPI 3.1 with the 11 endpoints and the change log, whose operationIds are the typed client methods, the served files and the compatibility route', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(doc).not.toHaveProperty('jsonSchemaDialect');
     const operations = Object.fromEntries(Object.entries(doc.paths).map(([path, item]) => [path, item.get.operationId]));
@@ -98,6 +106,8 @@ describe('the document', () => {
       '/api/v1/skills/{owner}/{repo}': 'getSkill',
       '/api/v1/skills/{owner}/{repo}/content': 'getSkillContent',
       '/api/v1/skills/{owner}/{repo}/stats': 'getSkillStats',
+      '/api/v1/skills/{owner}/{repo}/files/{path}': 'getSkillFile',
+      '/api/v1/skills/{owner}/{repo}/archive.tar.gz': 'getSkillArchive',
       '/api/v1/categories': 'listCategories',
       '/api/v1/categories/{slug}': 'getCategory',
       '/api/v1/categories/{slug}/skills': 'listCategorySkills',
@@ -127,6 +137,8 @@ describe('the document', () => {
       getSkill: [],
       getSkillContent: [],
       getSkillStats: [],
+      getSkillFile: [],
+      getSkillArchive: [],
       listCategories: ['locale'],
       getCategory: ['locale'],
       listCategorySkills: list,
@@ -141,7 +153,8 @@ describe('the document', () => {
   it('documents the error body with its codes on every endpoint, and every schema compiles', () => {
     for (const [path, { get }] of Object.entries(doc.paths)) {
       expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['200', '304', '414', '429', '431', '500']));
-      for (const status of Object.keys(get.responses).filter((s) => s !== '304')) {
+      // The 200 of a file or the archive is raw bytes, not JSON.
+      for (const status of Object.keys(get.responses).filter((s) => s !== '304' && !(s === '200' && get.responses[s]!.content?.['application/json'] === undefined))) {
         expect(() => validator(bodyRef(path, status))).not.toThrow();
       }
       expect(Object.keys(get.responses['200']!.headers ?? {})).toEqual(expect.arrayContaining(['ETag', 'Access-Control-Allow-Origin', 'X-RateLimit-Limit']));
@@ -203,6 +216,10 @@ describe('real answers validate against the document', () => {
     ['/api/v1/skills/acme/pdf-toolkit/stats', 200],
     ['/api/v1/skills/zed/prose-polisher/stats', 200],
     ['/api/v1/skills/acme/nope/stats', 404],
+    ['/api/v1/skills/acme/pdf-toolkit/files/SKILL.md', 200],
+    ['/api/v1/skills/acme/pdf-toolkit/files/no/such.md', 404],
+    ['/api/v1/skills/acme/pdf-toolkit/archive.tar.gz', 200],
+    ['/api/v1/skills/acme/nope/archive.tar.gz', 404],
     ['/api/v1/skills/search?q=pdf', 200],
     ['/api/v1/skills/search?q=name:pdf%20-summarize&hasIndex=true&minStars=1', 200],
     ['/api/v1/skills/search?q=%22long%20pdf%22&hasMarketplace=false&category=writing', 200],

@@ -7,6 +7,7 @@
  * sideways). Screenshots of each view at both widths, and in Japanese, go to test-artifacts/
  * (git-ignored) with axe's figures in test-artifacts/axe.json.
  */
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -23,6 +24,9 @@ const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, hei
 /** A skill of the sample content with install commands for several platforms. */
 const SKILL = 'apiwright/openapi-designer';
 
+/** A skill of the sample content with files besides SKILL.md. */
+const MULTI_FILE = 'shipyard-ops/docker-compose-helper';
+
 /** The views axe checks; `prepare` runs after the view has rendered. */
 const VIEWS: ReadonlyArray<{ name: string; hash: string; prepare?: (page: Page) => Promise<void> }> = [
   { name: 'list', hash: '#/' },
@@ -36,6 +40,15 @@ const VIEWS: ReadonlyArray<{ name: string; hash: string; prepare?: (page: Page) 
     },
   },
   { name: 'detail', hash: `#/skills/${SKILL}` },
+  {
+    // A skill of several files, a file opened from a link of its SKILL.md.
+    name: 'detail-files',
+    hash: `#/skills/${MULTI_FILE}`,
+    prepare: async (page) => {
+      await page.locator('.markdown a', { hasText: 'reference.md' }).click();
+      await page.waitForFunction(() => document.querySelector('details.file[open] .file-text')?.textContent?.includes('Compose reference') === true);
+    },
+  },
   { name: 'categories', hash: '#/categories' },
   { name: 'category', hash: '#/categories/devops' },
   { name: 'error', hash: '#/skills/nobody/nothing' },
@@ -112,6 +125,32 @@ describe.skipIf(CHROMIUM === undefined)('the demo page: accessibility, keyboard,
       }
     });
   }
+
+  it('a skill of several files: install from this directory, its files, a link in SKILL.md opening one, the archive, integrity', async () => {
+    const context = await newContext();
+    try {
+      const page = await context.newPage();
+      await open(page, `#/skills/${MULTI_FILE}`);
+      const row = page.locator('.install-row[data-platform="directory"]');
+      expect(await row.locator('code').textContent()).toBe(`npx skills add ${server.url}/skills/${MULTI_FILE}`);
+      expect(await row.locator('button.copy').count()).toBe(1);
+      expect(await page.locator('details.file summary code').allTextContents()).toEqual(['SKILL.md', 'reference.md', 'scripts/validate.sh']);
+      await page.locator('.markdown a', { hasText: 'scripts/validate.sh' }).click();
+      const opened = page.locator('details.file[open]');
+      await page.waitForFunction(() => document.querySelector('details.file[open] .file-text')?.textContent?.startsWith('#!/bin/sh') === true);
+      expect(await opened.getAttribute('data-path')).toBe('scripts/validate.sh');
+      const expected = await fs.readFile(join(ROOT, 'content', 'skills', ...MULTI_FILE.split('/'), 'scripts', 'validate.sh'), 'utf8');
+      expect(await opened.locator('.file-text').textContent()).toBe(expected);
+      const archive = page.locator('.files a.download');
+      expect(await archive.getAttribute('href')).toBe(`/api/v1/skills/${MULTI_FILE}/archive.tar.gz`);
+      const served = await fetch(`${server.url}/api/v1/skills/${MULTI_FILE}/archive.tar.gz`);
+      expect(served.status).toBe(200);
+      const sha = createHash('sha256').update(new Uint8Array(await served.arrayBuffer())).digest('hex');
+      expect(await page.locator('.integrity .hash').last().textContent()).toBe(sha);
+    } finally {
+      await context.close();
+    }
+  });
 
   it('a 1 MiB hostile SKILL.md renders without freezing the page', async () => {
     const context = await newContext();

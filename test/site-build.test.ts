@@ -33,6 +33,9 @@ describe('headersFile', () => {
       /repo/api/v1/skills/_search/*
         Cache-Control: public, max-age=31536000, immutable
 
+      /repo/api/v1/skills/:owner/:repo/files/*
+        Content-Security-Policy: default-src 'none'; sandbox
+
       /repo/api/v1/manifest.json
         Cache-Control: public, max-age=300
 
@@ -49,6 +52,15 @@ describe('headersFile', () => {
         Cache-Control: public, max-age=300
 
       /repo/api/v1/skills/:owner/:repo/stats.json
+        Cache-Control: public, max-age=300
+
+      /repo/api/v1/skills/:owner/:repo/files/*
+        Cache-Control: public, max-age=300
+
+      /repo/api/v1/skills/:owner/:repo/archive.tar.gz
+        Cache-Control: public, max-age=300
+
+      /repo/skills/*
         Cache-Control: public, max-age=300
 
       /repo/

@@ -2,9 +2,10 @@
  * Install commands of an imported skill, from the evidence the repository gives, as people run
  * them today (docs/import.md says where each comes from):
  *
- * - Claude Code: a marketplace that declares the skill → `/plugin marketplace add owner/repo`, then
- *   `/plugin install <plugin>@<marketplace>`; otherwise the open `skills` CLI,
- *   `npx skills add owner/repo --skill <name> -a claude-code`.
+ * - Claude Code: the open `skills` CLI, `npx skills add owner/repo --skill <name> -a claude-code`,
+ *   also for a skill a marketplace declares (its plugin is in the detail's `source.plugin`): a
+ *   marketplace install is two commands (`/plugin marketplace add`, then `/plugin install`), and
+ *   every value here is one command a person can paste and run, or one plain sentence.
  * - Codex: an OpenAI-style layout (`skills/.curated|.experimental/<name>`, or `agents/openai.yaml`
  *   in the folder) → Codex's `$skill-installer install <tree URL>`; `skills/.system` → preinstalled;
  *   otherwise `npx skills add owner/repo --skill <name> -a codex`.
@@ -45,9 +46,7 @@ export function shellWord(value: string): string {
 export function installCommands(facts: InstallFacts): Record<(typeof IMPORT_PLATFORMS)[number], string> {
   const repo = facts.github ?? facts.repositoryUrl;
   const skillsCli = (agent: string): string => `npx skills add ${shellWord(repo)} --skill ${shellWord(oneLine(facts.name))} -a ${agent}`;
-  const claude = facts.plugin !== undefined && facts.github !== undefined
-    ? `/plugin marketplace add ${facts.github} then /plugin install ${oneLine(facts.plugin.name)}@${oneLine(facts.plugin.marketplace)}`
-    : skillsCli('claude-code');
+  const claude = skillsCli('claude-code');
   let codex: string;
   if (facts.openai === '.system') codex = 'Preinstalled in Codex (a system skill)';
   else if (facts.openai !== undefined && facts.github !== undefined) {

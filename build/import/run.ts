@@ -31,6 +31,7 @@ import { oneLine } from '../../src/node/terminal-text.ts';
 import { IMPORT_PLATFORMS, installCommands } from './install.ts';
 import { licenseFilesOf, licenseFor } from './license.ts';
 import { nestedSkillProblem } from './nested.ts';
+import { selectSkillFiles, syncSkillFiles, type LeftOutFile, type Selection } from './skill-files.ts';
 import type { SourceSpec } from './sources.ts';
 
 /** The importer's record of what it owns: skill key (`<repository>#<path>`) → id. */
@@ -76,6 +77,11 @@ export interface ReportedSkill {
   /** The license written, and where it came from (build/import/license.ts). */
   license?: string;
   licenseBy?: string;
+  /** Files of the skill folder kept, and their bytes (docs/import.md "Whole folders"). */
+  files?: number;
+  bytes?: number;
+  /** Files of the folder left out, each with the reason (a link, a name, past a limit). */
+  leftOut?: LeftOutFile[];
 }
 
 /** What an import did (`--report FILE` writes it as JSON). */
@@ -104,6 +110,9 @@ interface Pending {
   /** The skill folder in its repository (`.` for the root). */
   folder: string;
   skillMd: Buffer;
+  /** The repository the skill's files are read from when written, and which files. */
+  repo: Repository;
+  files: Selection;
   json: (previous: PreviousSkill | undefined) => Record<string, unknown>;
   stars: number | undefined;
   plugin: DeclaringPlugin | undefined;
@@ -189,6 +198,8 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     ];
     let changed = false;
     for (const [name, bytes] of files) changed = (await syncFile(join(folder, name), bytes)) || changed;
+    // Every other file of the skill's folder (a skill is its folder).
+    changed = (await syncSkillFiles(p.repo, folder, p.files.kept)) || changed;
     const isNew = state[p.key] === undefined;
     if (isNew) report.counts.added++;
     else if (changed) report.counts.changed++;
@@ -271,6 +282,9 @@ async function readSource(
   const licenseEntries = [...licenseFiles.values()].flatMap((f) => [f.own, f.above]).filter((p): p is string => p !== undefined).map((p) => byPath.get(p)!);
   const catalog = CATALOG_FILES.map((path) => byPath.get(path)).find((e) => e !== undefined && e.mode.startsWith('100'));
   const blobs = await readBlobs(repo, [...skills.map((s) => s.entry.oid), ...licenseEntries.map((e) => e.oid), ...(catalog === undefined ? [] : [catalog.oid])], MAX_FILE_BYTES);
+  // The sizes of every file in the skills' folders (no bytes yet: those are read when written).
+  const inSkills = entries.filter((e) => skills.some((s) => s.path === '.' || e.path.startsWith(`${s.path}/`)));
+  const sizes = new Map([...(await readBlobs(repo, inSkills.map((e) => e.oid), -1))].map(([oid, blob]) => [oid, blob.size]));
   const dates = await folderDates(repo, skills.map((s) => s.path));
   const metaAnswer = github === undefined ? { warning: `${remote}: not on GitHub, no repository metadata: counts are 0` } : await readMeta(...(github.split('/') as [string, string]));
   if (metaAnswer.warning !== undefined) warn(metaAnswer.warning);
@@ -360,6 +374,7 @@ async function readSource(
       ref: meta?.defaultBranch ?? repo.branch ?? repo.commit,
     });
     const key = `${repository}#${skill.path}`;
+    const selected = selectSkillFiles(skill.path, entries, sizes, skills.map((s) => s.path));
     const executables = scriptsOf(skill.path, entries);
     const source = {
       repository,
@@ -377,9 +392,23 @@ async function readSource(
       context: idSegment(`${segment}-${skill.plugin?.name ?? repoName}`) ?? `${segment}-2`,
       folder: skill.path,
       skillMd: blob.bytes,
+      repo,
+      files: selected,
       stars: meta?.stars,
       plugin: skill.plugin,
-      report: { repository, path: skill.entry.path, status: 'imported', categories: categories.categories, categoriesBy: categories.by, ...(skill.parent === undefined ? {} : { parent: skill.parent }), license, licenseBy },
+      report: {
+        repository,
+        path: skill.entry.path,
+        status: 'imported',
+        categories: categories.categories,
+        categoriesBy: categories.by,
+        ...(skill.parent === undefined ? {} : { parent: skill.parent }),
+        license,
+        licenseBy,
+        files: selected.kept.length,
+        bytes: selected.bytes,
+        ...(selected.leftOut.length === 0 ? {} : { leftOut: selected.leftOut }),
+      },
       json: (previous) => {
         // Without metadata the counts of the last import stay (a rate limit must not zero them).
         const count = (field: 'stars' | 'forks' | 'watchers' | 'openIssues'): number => {
@@ -551,9 +580,13 @@ async function syncFile(path: string, bytes: Buffer | undefined): Promise<boolea
   return true;
 }
 
-/** Remove the files the importer wrote in a skill folder, then the folders left empty. */
+/**
+ * Remove an imported skill's folder (the importer owns all of it: a skill is its folder), then
+ * its owner's folder when left empty.
+ */
 async function removeSkill(folder: string): Promise<void> {
   for (const name of OWNED_FILES) await rm(join(folder, name), { force: true });
+  await rm(folder, { recursive: true, force: true });
   for (const dir of [join(folder, '.claude-plugin'), folder, dirname(folder)]) {
     try {
       await rmdir(dir);

@@ -2,7 +2,7 @@
  * The Worker's loader: files of the static tree read through the Workers static-assets binding
  * (`env.ASSETS`), the build output deployed beside the Worker. No copy of the data anywhere else.
  */
-import { fetchLoader, type Loader } from '../loader.ts';
+import { fetchBytesLoader, fetchLoader, type BytesLoader, type Loader } from '../loader.ts';
 
 /** The part of a Workers `Fetcher` binding the Worker uses. */
 export interface AssetsBinding {
@@ -22,4 +22,9 @@ const ASSETS_ORIGIN = 'https://assets.local/';
  */
 export function assetsLoader(assets: AssetsBinding): Loader {
   return fetchLoader(ASSETS_ORIGIN, (input, init) => assets.fetch(new Request(input, init)));
+}
+
+/** Skill files and archives read through the static-assets binding, as `assetsLoader` reads JSON. */
+export function assetsBytesLoader(assets: AssetsBinding): BytesLoader {
+  return fetchBytesLoader(ASSETS_ORIGIN, (input, init) => assets.fetch(new Request(input, init)));
 }

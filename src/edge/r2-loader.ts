@@ -60,8 +60,8 @@ export function r2Loader(bucket: R2BucketLike, prefix = ''): Loader {
 /**
  * The bucket as the Worker's static-assets binding: a GET or HEAD of `/<path>` answers the object
  * `<prefix>/<path>` with its stored `Content-Type` and its ETag (`/` and paths ending in `/` name
- * their `index.html`), or a 404. Dot-files (the deploy's own `.skills-api-deploy*` objects) and
- * `.`/`..` segments are never served.
+ * their `index.html`), or a 404. The deploy's own `.skills-api-deploy*` objects and `.`/`..`
+ * segments are never served.
  */
 export function r2Files(bucket: R2BucketLike, prefix = ''): AssetsBinding {
   return {
@@ -90,9 +90,15 @@ function objectPath(pathname: string): string | undefined {
     return undefined;
   }
   if (segments.at(-1) === '') segments[segments.length - 1] = 'index.html';
-  if (segments.some((segment) => segment === '' || segment.startsWith('.') || segment.includes('/') || segment.includes('\\'))) return undefined;
+  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..' || segment.includes('/') || segment.includes('\\'))) return undefined;
+  // The deploy's own objects at the tree's root are never served; other dot-files are the tree's
+  // (`.well-known/agent-skills/` discovery indexes, a skill's own `.env.example`).
+  if (segments.length === 1 && segments[0]!.startsWith(DEPLOY_OBJECT_PREFIX)) return undefined;
   return segments.join('/');
 }
+
+/** Names of the objects `skills-api deploy` keeps beside the tree (src/node/deploy.ts). */
+const DEPLOY_OBJECT_PREFIX = '.skills-api-deploy';
 
 interface Current {
   etag: string | undefined;

@@ -21,9 +21,9 @@
 import { ApiError } from '../errors.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { addVary, cacheControlFor, etagMatches, notModified, withCaching } from '../http-cache.ts';
-import { cachedLoader, type Loader } from '../loader.ts';
-import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
-import { assetsLoader, type AssetsBinding } from './assets-loader.ts';
+import { cachedLoader, type BytesLoader, type Loader } from '../loader.ts';
+import { MAX_URL_BYTES, isHandlerPath, parseRoute } from '../route.ts';
+import { assetsBytesLoader, assetsLoader, type AssetsBinding } from './assets-loader.ts';
 import { r2Files, r2Handler, type R2BucketLike } from './r2-loader.ts';
 
 /**
@@ -70,21 +70,22 @@ const JSON_HEADERS = {
 /** One handler per assets binding, so its file cache lives as long as the isolate. */
 const handlers = new WeakMap<AssetsBinding, Handler>();
 
-/** The runtime handler over `loader`, with the isolate's file cache and the caching headers. */
-function handlerOver(loader: Loader): Handler {
+/** The runtime handler over `loader` and `bytes`, with the isolate's file cache and the caching headers. */
+function handlerOver(loader: Loader, bytes: BytesLoader): Handler {
   // workerd refuses a request waiting on another request's I/O: caches keep settled answers only.
   const cached = cachedLoader(loader, { maxEntries: CACHE_ENTRIES, inFlight: 'settled' });
-  return withCaching(createHandler(cached, { inFlight: 'settled', onError: (error, request) => console.error(`500 on ${request.url}:`, error) }));
+  return withCaching(createHandler(cached, { inFlight: 'settled', bytes, onError: (error, request) => console.error(`500 on ${request.url}:`, error) }));
 }
 
 async function apiHandler(env: Env): Promise<Handler> {
   if (env.TREE !== undefined) {
     const refresh = Number(env.TREE_REFRESH_SECONDS ?? TREE_REFRESH_SECONDS);
-    return r2Handler(env.TREE, env.TREE_PREFIX ?? '', Number.isFinite(refresh) && refresh >= 0 ? refresh : TREE_REFRESH_SECONDS, handlerOver);
+    const bytes = assetsBytesLoader(files(env));
+    return r2Handler(env.TREE, env.TREE_PREFIX ?? '', Number.isFinite(refresh) && refresh >= 0 ? refresh : TREE_REFRESH_SECONDS, (loader) => handlerOver(loader, bytes));
   }
   const assets = files(env);
   let handler = handlers.get(assets);
-  if (handler === undefined) handlers.set(assets, (handler = handlerOver(assetsLoader(assets))));
+  if (handler === undefined) handlers.set(assets, (handler = handlerOver(assetsLoader(assets), assetsBytesLoader(assets))));
   return handler;
 }
 
@@ -133,7 +134,8 @@ async function answer(request: Request, env: Env): Promise<Response> {
   }
   if (!readable) await discardBody(request);
   const api = isHandlerPath(url.pathname);
-  if (api && !(readable && url.pathname.endsWith('.json'))) return (await apiHandler(env))(request);
+  // A skill's own `.json` file is the handler's too (src/files.ts), as on the Node server.
+  if (api && !(readable && url.pathname.endsWith('.json') && parseRoute(url.pathname)?.kind !== 'skill-file')) return (await apiHandler(env))(request);
   if (!readable) {
     return errorResponse(new ApiError('METHOD_NOT_ALLOWED', `Method ${request.method} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
   }

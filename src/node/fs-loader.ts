@@ -2,8 +2,22 @@
  * The runtime's `Loader` over a folder on disk: the Node server reads the static tree with it.
  */
 import { readFile } from 'node:fs/promises';
-import type { Loader } from '../loader.ts';
+import { assertSafeBytesPath, type BytesLoader, type Loader } from '../loader.ts';
 import { resolveInside } from './safe-path.ts';
+
+/**
+ * A `BytesLoader` reading skill files and archives under `rootDir`, with the same rules as
+ * `fsLoader`: no way out of the folder, no symbolic link followed.
+ */
+export function fsBytesLoader(rootDir: string): BytesLoader {
+  return async (path) => {
+    assertSafeBytesPath(path);
+    const found = await resolveInside(rootDir, path.split('/'));
+    if (found === undefined || !found.stats.isFile()) return undefined;
+    const bytes = await readFile(found.path);
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
+}
 
 /**
  * A `Loader` reading the static tree under `rootDir`. A path that would leave the folder or pass

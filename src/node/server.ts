@@ -15,8 +15,8 @@ import { AnswerMemo } from '../answer-memo.ts';
 import { cacheControlFor, withCaching } from '../http-cache.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { cachedLoader, type Loader } from '../loader.ts';
-import { MAX_URL_BYTES, isHandlerPath } from '../route.ts';
-import { fsLoader } from './fs-loader.ts';
+import { MAX_URL_BYTES, isHandlerPath, parseRoute } from '../route.ts';
+import { fsBytesLoader, fsLoader } from './fs-loader.ts';
 import type { McpHttpHandler } from './mcp-http.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './rate-limit.ts';
 import { errorReply, replyFromResponse, send, SharedGzip, type Reply } from './reply.ts';
@@ -106,12 +106,16 @@ export interface RunningServer {
 
 /** The runtime handler over the build output `dir`, its files kept parsed in memory, errors logged to stderr. */
 export function createDirHandler(dir: string): Handler {
-  return handlerOver(fsLoader(dir));
+  return handlerOver(fsLoader(dir), dir);
 }
 
-/** The runtime handler over `loader`, its files kept parsed in memory, errors logged to stderr. */
-function handlerOver(loader: Loader): Handler {
+/**
+ * The runtime handler over `loader` (the JSON files of the tree in `dir`) and the raw skill files
+ * of `dir`, its files kept parsed in memory, errors logged to stderr.
+ */
+function handlerOver(loader: Loader, dir: string): Handler {
   return createHandler(cachedLoader(loader, { maxEntries: CACHE_ENTRIES }), {
+    bytes: fsBytesLoader(dir),
     // A read that landed in a rebuilt tree is answered again on it (src/node/served-tree.ts).
     onError: (error, request) => {
       if (!isTreeReplaced(error)) console.error(`500 on ${request.url}:`, error);
@@ -129,7 +133,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // tree, and no kept answer outlives the tree it came from (src/node/served-tree.ts).
   const tree =
     options.handler === undefined
-      ? await ServedTree.open(options.dir, { makeLoader: fsLoader, makeHandler: handlerOver, onChange: () => memo.clear() })
+      ? await ServedTree.open(options.dir, { makeLoader: fsLoader, makeHandler: (loader) => handlerOver(loader, options.dir), onChange: () => memo.clear() })
       : undefined;
   if (tree !== undefined && options.follow !== false) tree.follow(options.follow ?? FOLLOW_INTERVAL_MS);
   const handler = withCaching(limitSearches(options.handler ?? tree!.handler, options.searchLimit), { memo });
@@ -196,7 +200,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // static host. No canonical URL names an existing `.json` file (files live at least one
     // segment deeper than `:owner/:repo`, or under `_`-names no owner can take), so a `.json`
     // path that is not a file falls through to the handler unchanged.
-    if (api && read && url.pathname.endsWith('.json')) {
+    // A skill's own `.json` file is answered by the handler, with the headers of every skill file.
+    if (api && read && url.pathname.endsWith('.json') && parseRoute(url.pathname)?.kind !== 'skill-file') {
       const file = await staticReply(options.dir, url.pathname, req);
       if (file !== undefined) return limited(file);
     }

@@ -549,9 +549,10 @@ async function serve(o: ServerFlags & { dir: string; bundle?: string }, io: CliI
     let running: RunningServer;
     let line: string;
     if (o.bundle !== undefined) {
-      const [{ createHandler }, { cachedLoader }, { bundleLoader }] = await Promise.all([import('../handler.ts'), import('../loader.ts'), import('../bundle.ts')]);
+      const [{ createHandler }, { cachedLoader }, { bundleBytesLoader, bundleLoader }] = await Promise.all([import('../handler.ts'), import('../loader.ts'), import('../bundle.ts')]);
       const loaded = await readBundleFile(o.bundle);
       const handler = createHandler(cachedLoader(bundleLoader(loaded), { maxEntries: 2000 }), {
+        bytes: bundleBytesLoader(loaded),
         onError: (error, request) => io.stderr.write(`500 on ${request.url}: ${String(error)}\n`),
       });
       // A bundle has no static files: the server gets an empty folder for them.

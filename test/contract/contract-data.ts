@@ -13,6 +13,7 @@ import { emitChangePages, planChanges } from '../../build/changes.ts';
 import { loadContent } from '../../build/load-content.ts';
 import type { Content, SkillRecord } from '../../build/model.ts';
 import { buildSearchIndex } from '../../build/search-index.ts';
+import { writeSkillFiles } from '../../build/skill-output.ts';
 import { writeTree } from '../../build/write-tree.ts';
 import { MANIFEST_PATH } from '../../src/paths.ts';
 import type { ChangeEntry } from '../../src/schemas.ts';
@@ -49,16 +50,31 @@ export function contractChangeLog(content: Content): ChangeEntry[] {
   return [...first, ...planChanges(first, content.skills, new Set(), '2025-02-01T12:00:00.000Z')];
 }
 
-function contractData(name: string, load: () => Promise<Content>): ContractData {
+function contractData(name: string, load: () => Promise<Content>, contentDir?: string): ContractData {
   let content: Promise<Content> | undefined;
   let files: Promise<Map<string, unknown>> | undefined;
+  // Skill files, archives and discovery indexes, written as `runBuild` writes them (bytes as
+  // Uint8Array, JSON as values); the content comes back with each skill's `archive`.
+  const skillFiles = new Map<string, unknown>();
+  const withFiles = async (loaded: Content): Promise<Content> => {
+    if (contentDir === undefined) return loaded;
+    const writer = {
+      emit: async (path: string, json: unknown) => void skillFiles.set(path, JSON.parse(JSON.stringify(json))),
+      writeFile: async (path: string, bytes: string | Uint8Array) => void skillFiles.set(path, typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes),
+      copyFile: async () => {
+        throw new Error('not used');
+      },
+    };
+    return writeSkillFiles(loaded, writer, contentDir);
+  };
   const data: ContractData = {
     name,
-    content: () => (content ??= load()),
+    content: () => (content ??= load().then(withFiles)),
     changes: async () => contractChangeLog(await data.content()),
     files: () =>
       (files ??= (async () => {
-        const map = new Map<string, unknown>();
+        const content = await data.content();
+        const map = new Map<string, unknown>(skillFiles);
         const emit = async (path: string, json: unknown): Promise<void> => {
           if (map.has(path)) throw new Error(`emitted twice: ${path}`);
           // Round-trip through JSON text, as a file on disk would.
@@ -66,7 +82,6 @@ function contractData(name: string, load: () => Promise<Content>): ContractData 
         };
         // The same tree as `runBuild` (build/build.ts): the layout, the search index, the
         // manifest with its search entry.
-        const content = await data.content();
         const written = await writeTree(content, (path, json) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, json)));
         const search = await buildSearchIndex(content.skills, emit, content.categories);
         const changes = await emitChangePages(await data.changes(), emit);
@@ -84,7 +99,7 @@ export const SAMPLE = contractData('sample content', async () => {
     throw new Error(`content/ has problems:\n${problems.map((p) => `${p.file}${p.field ? ` → ${p.field}` : ''}: ${p.message}`).join('\n')}`);
   }
   return content;
-});
+}, CONTRACT_CONTENT_DIR);
 
 /** The in-memory edge-case fixture (test/helpers/runtime-content.ts). */
 export const FIXTURE = contractData('edge-case fixture', async () => fixtureContent());
@@ -94,7 +109,7 @@ export async function writeContractTree(dir: string, data: ContractData = SAMPLE
   for (const [path, json] of await data.files()) {
     const file = join(dir, ...path.split('/'));
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, JSON.stringify(json));
+    await writeFile(file, json instanceof Uint8Array ? json : JSON.stringify(json));
   }
 }
 

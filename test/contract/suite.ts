@@ -7,6 +7,7 @@
  * model (./reference.ts), never written down.
  */
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { skillStateHash } from '../../build/changes.ts';
@@ -362,6 +363,8 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
             installCommands: skill.installCommands,
             // The quality signals of the whole directory (build/quality/), as the build computed them.
             checks: skill.checks,
+            files: skill.files?.map(({ path, size, sha256 }) => ({ path, size, sha256 })),
+            archive: skill.archive,
           });
           if (skill.checks !== undefined) expect(detail.checks?.profiles.agentskills.pass).toBeTypeOf('boolean');
           expect(Object.keys(detail.installCommands).sort()).toEqual([...skill.platforms].sort());
@@ -401,6 +404,122 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
 
       it.each(TRAVERSALS)('hostile path %s is 404/400, never a file (BAD_INPUTS 28)', async (path) => {
         const answer = await get(path);
+        expect([400, 404]).toContain(answer.status);
+        if (answer.body !== undefined) ErrorResponse.strict().parse(answer.body);
+      });
+    });
+
+    describe('GET /api/v1/skills/:owner/:repo/files/<path> and /archive.tar.gz', () => {
+      const withFiles = (): Content['skills'] => content.skills.filter((s) => (s.files?.length ?? 0) > 1);
+      const bytesOf = async (path: string, init?: RequestInit) => {
+        const response = await host.fetch(path, init);
+        return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+      };
+      const encoded = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+      const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+      it('the content has a skill of several files, listed sorted with SKILL.md', () => {
+        if (data !== SAMPLE) return;
+        expect(withFiles().length).toBeGreaterThan(0);
+        for (const skill of content.skills) {
+          const paths = (skill.files ?? []).map((f) => f.path);
+          expect(paths).toContain('SKILL.md');
+          expect(paths).toEqual([...paths].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+        }
+      });
+
+      it('every listed file answers its exact bytes with its media type, ETag from its SHA-256, CORS and a sandbox', async () => {
+        for (const skill of content.skills) {
+          for (const file of skill.files ?? []) {
+            const url = `/api/v1/skills/${skill.owner}/${skill.repo}/files/${encoded(file.path)}`;
+            const { response, bytes } = await bytesOf(url);
+            expect(response.status, url).toBe(200);
+            expect(bytes.length).toBe(file.size);
+            expect(sha(bytes)).toBe(file.sha256);
+            const etag = `"${Buffer.from(file.sha256, 'hex').toString('base64url')}"`;
+            expect([etag, `W/${etag}`]).toContain(response.headers.get('etag'));
+            expect(response.headers.get('access-control-allow-origin')).toBe('*');
+            expect(response.headers.get('content-security-policy')).toContain('sandbox');
+            if (file.path.endsWith('.md')) expect(response.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
+            // No registered type for .sh: UTF-8 text without NUL is text/plain.
+            if (file.path.endsWith('.sh')) expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+          }
+        }
+      });
+
+      it('SKILL.md among the files is the raw content, byte for byte', async () => {
+        const skill = content.skills[0]!;
+        const { bytes } = await bytesOf(`/api/v1/skills/${skill.owner}/${skill.repo}/files/SKILL.md`);
+        expect(Buffer.from(bytes).toString('utf8')).toBe(skill.raw);
+      });
+
+      it('the archive answers as application/gzip with the size and SHA-256 of the detail, holding every file', async () => {
+        for (const skill of content.skills.filter((s) => s.archive !== undefined)) {
+          const url = `/api/v1/skills/${skill.owner}/${skill.repo}/archive.tar.gz`;
+          const { response, bytes } = await bytesOf(url);
+          expect(response.status, url).toBe(200);
+          expect(response.headers.get('content-type')).toBe('application/gzip');
+          expect(bytes.length).toBe(skill.archive!.size);
+          expect(sha(bytes)).toBe(skill.archive!.sha256);
+          expect(skill.archive!.url).toBe(url);
+          const tar = gunzipSync(bytes);
+          const names: string[] = [];
+          for (let at = 0; at + 512 <= tar.length && tar[at] !== 0; ) {
+            const field = (from: number, length: number) => tar.subarray(at + from, at + from + length).toString('utf8').replace(/\0.*$/s, '');
+            const size = parseInt(field(124, 12), 8);
+            if (field(156, 1) === '0') names.push([field(345, 155), field(0, 100)].filter(Boolean).join('/'));
+            expect(['0000644', '0000755']).toContain(field(100, 8));
+            at += 512 + Math.ceil(size / 512) * 512;
+          }
+          expect(names).toEqual(skill.files!.map((f) => f.path));
+        }
+      });
+
+      it('HEAD of a file answers like GET without a body; If-None-Match revalidates', async () => {
+        const skill = content.skills[0]!;
+        const url = `/api/v1/skills/${skill.owner}/${skill.repo}/files/SKILL.md`;
+        const got = await host.fetch(url);
+        const head = await host.fetch(url, { method: 'HEAD' });
+        expect(head.status).toBe(200);
+        expect(await head.text()).toBe('');
+        expect(head.headers.get('content-type')).toBe(got.headers.get('content-type'));
+        const etag = got.headers.get('etag')!;
+        const again = await host.fetch(url, { headers: { 'if-none-match': etag } });
+        // Hosts without an HTTP cache layer (the client, the bundle) answer 200 again.
+        expect([200, 304]).toContain(again.status);
+      });
+
+      it('a file in another case of the id answers with Content-Location; an unlisted path is NOT_FOUND', async () => {
+        const skill = withFiles()[0] ?? content.skills[0]!;
+        const file = skill.files![skill.files!.length - 1]!;
+        const other = `/api/v1/skills/${skill.owner.toUpperCase()}/${skill.repo.toUpperCase()}/files/${encoded(file.path)}`;
+        const { response, bytes } = await bytesOf(other);
+        expect(response.status).toBe(200);
+        expect(sha(bytes)).toBe(file.sha256);
+        expect(response.headers.get('content-location')).toBe(`/api/v1/skills/${skill.owner}/${skill.repo}/files/${encoded(file.path)}`);
+        await fails(`/api/v1/skills/${skill.owner}/${skill.repo}/files/no-such-file.md`, 404, 'NOT_FOUND');
+        await fails(`/api/v1/skills/${skill.owner}/${skill.repo}/files/skill.md`, 404, 'NOT_FOUND');
+        await fails(`/api/v1/skills/no-such-owner/no-such-repo/files/SKILL.md`, 404, 'NOT_FOUND');
+        await fails(`/api/v1/skills/no-such-owner/no-such-repo/archive.tar.gz`, 404, 'NOT_FOUND');
+      });
+
+      it.each([
+        'files/..%2f..%2fmanifest.json',
+        'files/%2e%2e/%2e%2e/%2e%2e/manifest.json',
+        'files/scripts%2f..%2f..%2findex.json',
+        'files/SKILL.md%00',
+        'files/%00',
+        'files/%252e%252e/%252e%252e/index.json',
+        'files/%25252e%25252e/index.json',
+        'files/a%5c..%5cindex.json',
+        'files/',
+        'files',
+        'archive.tar.gz/x',
+        'files/%2fetc%2fpasswd',
+        'files/.git/config',
+      ])('hostile file path …/%s is 404/400, never a file', async (tail) => {
+        const skill = withFiles()[0] ?? content.skills[0]!;
+        const answer = await get(`/api/v1/skills/${skill.owner}/${skill.repo}/${tail}`);
         expect([400, 404]).toContain(answer.status);
         if (answer.body !== undefined) ErrorResponse.strict().parse(answer.body);
       });

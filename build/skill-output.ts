@@ -1,0 +1,158 @@
+/**
+ * A skill is its folder (docs/api.md "Files and archive", docs/deploy.md "Install from the
+ * directory"): the build writes every file of each skill at the URL path that answers it
+ * (`api/v1/skills/<owner>/<repo>/files/<path>`), the folder's deterministic archive
+ * (`…/archive.tar.gz`), and the Agent Skills discovery indexes the open `skills` CLI installs
+ * from (`skills/<owner>/<repo>/.well-known/agent-skills/index.json` for one skill,
+ * `skills/<owner>/.well-known/agent-skills/index.json` for an owner's skills).
+ */
+import { createHash } from 'node:crypto';
+import { join } from 'node:path';
+import { normalizeBasePath } from '../src/route.ts';
+import { MAX_SKILL_BYTES, skillArchivePath, skillFilePath } from '../src/skill-files.ts';
+import type { Content, SkillRecord } from './model.ts';
+import type { OutputWriter } from './output.ts';
+import { readRegularFile } from './safe-read.ts';
+import { skillArchive } from './skill-archive.ts';
+import { compareCodeUnits } from './sort-orders.ts';
+
+/** `$schema` of the discovery indexes (Agent Skills discovery 0.2.0). */
+export const DISCOVERY_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
+/** Folder of a discovery index, below the URL a person gives `npx skills add`. */
+export const DISCOVERY_DIR = '.well-known/agent-skills';
+/** Longest description a discovery entry may carry (the `skills` CLI skips longer entries). */
+const MAX_DISCOVERY_DESCRIPTION = 1024;
+/** Longest discovery name. */
+const MAX_DISCOVERY_NAME = 64;
+
+/** One entry of a discovery index. */
+export interface DiscoveryEntry {
+  name: string;
+  description: string;
+  type: 'skill-md' | 'archive';
+  /** Relative to the index file, so the output works on any host and under any base path. */
+  url: string;
+  digest: string;
+}
+
+/**
+ * Write every skill's files and archive through `writer`, reading them from the content folder
+ * `contentRoot` (each file's SHA-256 checked against the load: a file changed since is an
+ * error, never a detail that lies), then the discovery indexes. Resolves the content with each
+ * record's `archive` set, for the detail files written after.
+ */
+export async function writeSkillFiles(content: Content, writer: OutputWriter, contentRoot: string, base?: string): Promise<Content> {
+  const prefix = normalizeBasePath(base);
+  const skills: SkillRecord[] = [];
+  for (const skill of content.skills) {
+    const files = skill.files ?? [];
+    const archived = [];
+    for (const file of files) {
+      const source = join(contentRoot, skill.dir, ...file.contentPath.split('/'));
+      const bytes = readRegularFile(source, MAX_SKILL_BYTES);
+      const sha256 = bytes === undefined ? undefined : createHash('sha256').update(bytes).digest('hex');
+      if (bytes === undefined || sha256 !== file.sha256) throw new Error(`${skill.dir}/${file.contentPath} changed while building: build again`);
+      await writer.writeFile(skillFilePath(skill.owner, skill.repo, file.path), bytes);
+      archived.push({ path: file.path, bytes, executable: file.executable });
+    }
+    const archive = skillArchive(archived);
+    await writer.writeFile(skillArchivePath(skill.owner, skill.repo), archive);
+    skills.push({
+      ...skill,
+      archive: {
+        url: `${prefix}${skillArchivePath(skill.owner, skill.repo)}`,
+        size: archive.length,
+        sha256: createHash('sha256').update(archive).digest('hex'),
+      },
+    });
+  }
+  await writeDiscoveryIndexes(skills, writer);
+  return { ...content, skills };
+}
+
+/**
+ * The discovery indexes: one per skill, one per owner. Each entry's `url` is relative to its
+ * index file; a skill of SKILL.md alone is a `skill-md` entry, any other an `archive` entry.
+ */
+async function writeDiscoveryIndexes(skills: readonly SkillRecord[], writer: OutputWriter): Promise<void> {
+  const byOwner = new Map<string, SkillRecord[]>();
+  for (const skill of [...skills].sort((a, b) => compareCodeUnits(a.id, b.id))) {
+    byOwner.set(skill.owner, [...(byOwner.get(skill.owner) ?? []), skill]);
+  }
+  for (const [owner, owned] of byOwner) {
+    const names = discoveryNames(owned.map((skill) => skill.repo));
+    const entries = owned.map((skill, i) => ({ skill, name: names[i]! }));
+    for (const { skill, name } of entries) {
+      // skills/<owner>/<repo>/.well-known/agent-skills/ is five folders below the site.
+      await writer.emit(`skills/${owner}/${skill.repo}/${DISCOVERY_DIR}/index.json`, { $schema: DISCOVERY_SCHEMA, skills: [discoveryEntry(skill, name, '../../../../../')] });
+    }
+    await writer.emit(`skills/${owner}/${DISCOVERY_DIR}/index.json`, {
+      $schema: DISCOVERY_SCHEMA,
+      skills: entries.map(({ skill, name }) => discoveryEntry(skill, name, '../../../../')),
+    });
+  }
+}
+
+function discoveryEntry(skill: SkillRecord, name: string, up: string): DiscoveryEntry {
+  const files = skill.files ?? [];
+  const single = files.length === 1 && files[0]!.path === 'SKILL.md';
+  const url = single ? skillFilePath(skill.owner, skill.repo, 'SKILL.md') : skillArchivePath(skill.owner, skill.repo);
+  const digest = single ? files[0]!.sha256 : skill.archive!.sha256;
+  return { name, description: discoveryDescription(skill.description), type: single ? 'skill-md' : 'archive', url: `${up}${url}`, digest: `sha256:${digest}` };
+}
+
+/** A description within the discovery limit: cut at 1,024 characters with an ellipsis. */
+function discoveryDescription(description: string): string {
+  const chars = [...description];
+  return chars.length <= MAX_DISCOVERY_DESCRIPTION ? description : `${chars.slice(0, MAX_DISCOVERY_DESCRIPTION - 1).join('')}…`;
+}
+
+/**
+ * A discovery name (lower-case letters, digits, single hyphens, 1–64) for `repo`: lower-cased,
+ * every run of other characters a hyphen, no hyphen at either end, cut to 64; `skill` when
+ * nothing is left. `pdf` stays `pdf`; `PDF_Tools.v2` becomes `pdf-tools-v2`.
+ */
+export function discoveryName(repo: string): string {
+  const name = repo
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, MAX_DISCOVERY_NAME)
+    .replace(/-+$/, '');
+  return name === '' ? 'skill' : name;
+}
+
+/**
+ * Discovery names for an owner's repos (sorted by id), unique among them: a name already taken
+ * gets `-2`, `-3`, … (cut so the whole stays within 64).
+ */
+export function discoveryNames(repos: readonly string[]): string[] {
+  const taken = new Set<string>();
+  // Names that need no suffix are taken first, so `a_b` never pushes `a-b` off its own name.
+  const plain = repos.map(discoveryName);
+  const counts = new Map<string, number>();
+  for (const name of plain) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return repos.map((repo, i) => {
+    const name = plain[i]!;
+    if (repo === name || (counts.get(name) === 1 && !taken.has(name))) {
+      if (!taken.has(name)) {
+        taken.add(name);
+        return name;
+      }
+    }
+    for (let n = 2; ; n++) {
+      const suffix = `-${n}`;
+      const candidate = `${name.slice(0, MAX_DISCOVERY_NAME - suffix.length).replace(/-+$/, '')}${suffix}`;
+      if (!taken.has(candidate) && !plain.includes(candidate)) {
+        taken.add(candidate);
+        return candidate;
+      }
+    }
+  });
+}
+
+/** Where the discovery index of one skill is, below the site (for docs and the demo page). */
+export function discoveryIndexPath(owner: string, repo: string): string {
+  return `skills/${owner}/${repo}/${DISCOVERY_DIR}/index.json`;
+}
+
