@@ -12,6 +12,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { lookup } from 'mrmime';
 import { ErrorCode, McpError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { parseDocument } from 'yaml';
@@ -254,7 +255,11 @@ function childrenOf(record: SkillRecord, segments: readonly string[]): Resource[
       // The skill's own SKILL.md is named and described by its front matter (the extension's resource metadata).
       const { name: skillName, description } = record.frontmatter as { name: string; description: string };
       children.set(name, { uri, name: skillName, description, mimeType: 'text/markdown', size: file.size });
-    } else children.set(name, { uri, name, size: file.size, ...(name.toLowerCase().endsWith('.md') ? { mimeType: 'text/markdown' } : {}) });
+    } else {
+      // By the extension, as the files route types it (src/files.ts); unknown extensions go untyped.
+      const mimeType = lookup(name);
+      children.set(name, { uri, name, size: file.size, ...(mimeType === undefined ? {} : { mimeType }) });
+    }
   }
   // A prefix with no file under it is no directory (folders exist only through their files).
   if (children.size === 0 && prefix !== '') return undefined;
@@ -278,7 +283,6 @@ async function readFile(client: SkillsClient, source: string, record: SkillRecor
       if (!response.ok) throw new Error(`GET ${route} answered ${response.status}`);
       bytes = new Uint8Array(await response.arrayBuffer());
       mimeType = response.headers.get('content-type')?.split(';')[0]?.trim() || 'application/octet-stream';
-      if (path === 'SKILL.md' || path.toLowerCase().endsWith('.md')) mimeType = 'text/markdown';
     }
   } catch (error) {
     throw failure(source, error);
