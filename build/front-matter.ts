@@ -106,7 +106,7 @@ export function parseFrontMatter(text: string): FrontMatter {
  * must be exactly `---` too (a trailing CR is allowed on both): the block ends at the first
  * `\n---`, and the body starts after that line (one CR and one LF dropped), as in gray-matter.
  */
-function splitFrontMatter(src: string): { block: string; body: string } {
+export function splitFrontMatter(src: string): { block: string; body: string } {
   const firstEnd = src.indexOf('\n');
   const first = firstEnd === -1 ? src : src.slice(0, firstEnd);
   if (!first.startsWith('---')) fail('missing front matter: the file must start with a line of exactly ---');

@@ -140,7 +140,7 @@ describe('queries', () => {
     expect(list.stdout).toMatchInlineSnapshot(`
       "NAME               ID                  STARS  UPDATED     CATEGORIES
       Escape [31mArtist  evil/escape-artist      5  2025-01-15  code-review
-      PDF Summarizer     zed/pdf-summarizer    800  2024-12-24  development, writing
+      PDF Summarizer     zed/pdf-summarizer    800  2024-12-24  writing, development
       page 1 of 2 · 4 skills
       "
     `);

@@ -172,7 +172,7 @@ describe('skills-api mcp --bundle', () => {
 
   it('resources: a SKILL.md template and the categories; a prompt to find a skill for a task', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['skill://{owner}/{repo}/SKILL.md']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['skill://{owner}/{repo}/SKILL.md', 'skill://{owner}/{repo}/{+path}']);
     const skill = await client.readResource({ uri: 'skill://acme/pdf-toolkit/SKILL.md' });
     const raw = (await apiBody('/api/v1/skills/acme/pdf-toolkit/content')) as { data: { content: string } };
     expect(skill.contents).toEqual([{ uri: 'skill://acme/pdf-toolkit/SKILL.md', mimeType: 'text/markdown', text: raw.data.content }]);
@@ -264,7 +264,7 @@ describe.runIf(NODE22_SUPPORTED)('the MCP Inspector CLI (@modelcontextprotocol/i
     expect((called.structuredContent as { data: { id: string }[] }).data.map((r) => r.id)).toEqual(expected.data.map((r) => r.id));
     expect(JSON.stringify(called.content)).not.toMatch(/<\/?mark>/);
     const templates = (await inspect('resources/templates/list')).resourceTemplates as { uriTemplate: string }[];
-    expect(templates.map((t) => t.uriTemplate)).toEqual(['skill://{owner}/{repo}/SKILL.md']);
+    expect(templates.map((t) => t.uriTemplate)).toEqual(['skill://{owner}/{repo}/SKILL.md', 'skill://{owner}/{repo}/{+path}']);
     const prompts = (await inspect('prompts/list')).prompts as { name: string }[];
     expect(prompts.map((p) => p.name)).toEqual(['find_skill_for_task']);
   }, 120_000);

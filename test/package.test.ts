@@ -219,4 +219,23 @@ export const read = readBundle;
     expect(deploy.code).toBe(1);
     expect(deploy.stderr).toBe('skills-api: skills-api deploy needs the AWS SDK S3 client, an optional peer dependency: npm install @aws-sdk/client-s3\n');
   }, 60_000);
+
+  it('the Node host without the MCP SDK: /mcp answers a JSON error saying what to install, the API answers as ever', async () => {
+    const script = `
+      import { startServer } from 'skills-directory-api/node';
+      const server = await startServer({ dir: 'built', port: 0, host: '127.0.0.1' });
+      const mcp = await fetch(server.url + '/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+      const list = await fetch(server.url + '/api/v1/skills?limit=1');
+      console.log(JSON.stringify({ status: mcp.status, body: await mcp.json(), list: list.status }));
+      await server.close();
+    `;
+    await writeFile(join(project, 'mcp-http.mjs'), script);
+    const result = await run(process.execPath, ['mcp-http.mjs'], project);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({
+      status: 501,
+      body: { error: { code: 'SERVER_ERROR', message: 'MCP over HTTP needs the MCP SDK, an optional peer dependency of this server: npm install @modelcontextprotocol/sdk' } },
+      list: 200,
+    });
+  }, 60_000);
 });

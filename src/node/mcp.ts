@@ -10,6 +10,8 @@
  * - **Resources**: `skill://{owner}/{repo}/SKILL.md` (a template: the raw SKILL.md of any skill)
  *   and `skills-directory://categories` (the category tree as JSON).
  * - **Prompts**: `find_skill_for_task`.
+ * - **Skills**: the MCP Skills Extension (SEP-2640): `skills/list`, `skills/get`, every file of a
+ *   skill as a `skill://` resource, `resources/directory/read` (src/node/mcp-skills.ts).
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -23,6 +25,8 @@ import { SkillPathParams } from '../query-schemas.ts';
 import * as S from '../schemas.ts';
 import type { SearchResponse as SearchBody } from '../schemas.ts';
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList } from './cli-output.ts';
+import type { Turns } from '../fair.ts';
+import { registerSkillsExtension } from './mcp-skills.ts';
 import { count, oneLine, sanitize, styleFor } from './terminal-text.ts';
 
 /** Name the server reports to clients. */
@@ -41,9 +45,10 @@ const InstallCommand = z.object({
 
 /**
  * An MCP server whose tools answer through `client`. `source` names where the answers come from
- * (a URL, a bundle or a folder), for errors.
+ * (a URL, a bundle or a folder), for errors; `skillLoads`, shared by servers made per request,
+ * bounds the skills they describe at once (src/node/mcp-skills.ts).
  */
-export function createMcpServer(client: SkillsClient, version: string, source = 'the directory'): McpServer {
+export function createMcpServer(client: SkillsClient, version: string, source = 'the directory', skillLoads?: Turns): McpServer {
   const server = new McpServer({ name: MCP_SERVER_NAME, version });
   const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
   const call = <T extends object>(request: () => Promise<T>, text: (body: T) => string, shape: (body: T) => object = (b) => b) =>
@@ -130,6 +135,7 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
     { title: 'Categories', description: 'The category tree of the directory (JSON)', mimeType: 'application/json' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify((await client.listCategories()).data) }] }),
   );
+  registerSkillsExtension(server, client, source, skillLoads);
 
   server.registerPrompt(
     'find_skill_for_task',

@@ -8,6 +8,7 @@ import { STATUS_CODES, createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { createClient } from '../client.ts';
 import { ApiError } from '../errors.ts';
 import { isSearchRequest, Turns, type SearchLimitOptions } from '../fair.ts';
 import { AnswerMemo } from '../answer-memo.ts';
@@ -17,6 +18,7 @@ import { JSON_HEADERS, METHODS, refusal, tooLong, withHostPolicy } from '../host
 import { cachedLoader, type Loader } from '../loader.ts';
 import { MAX_URL_BYTES, isHandlerPath, matchRoute } from '../route.ts';
 import { fsBytesLoader, fsLoader } from './fs-loader.ts';
+import type { McpHttpHandler } from './mcp-http.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './rate-limit.ts';
 import { errorReply, replyFromResponse, send, SharedGzip, type Reply } from './reply.ts';
 import { isTreeReplaced, ServedTree } from './served-tree.ts';
@@ -38,6 +40,17 @@ export const MAX_PREPARING = 4;
 const CACHE_ENTRIES = 2000;
 /** How often a server looks whether its folder was rebuilt (`ServerOptions.follow`), in milliseconds. */
 export const FOLLOW_INTERVAL_MS = 1000;
+/** Where the server answers MCP over Streamable HTTP (src/node/mcp-http.ts). */
+export const MCP_PATH = '/mcp';
+/** MCP requests answered at once, and waiting (more are 429): each may describe a page of skills. */
+export const MCP_AT_ONCE = 2;
+export const MCP_WAITING = 64;
+/** Answer to a CORS preflight for `/mcp`: any origin may POST JSON-RPC with the MCP headers. */
+const MCP_PREFLIGHT_HEADERS = {
+  'access-control-allow-methods': 'POST, OPTIONS',
+  'access-control-allow-headers': '*',
+  'access-control-max-age': '86400',
+};
 /** Headers about the connection to this server, not about the request the handler sees. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
@@ -124,6 +137,33 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // An answer is gzipped once for every connection asking for it (src/node/reply.ts).
   const shared = new SharedGzip();
 
+  // MCP answers through the same handler (caching, search limits) as the API; the SDK, an
+  // optional peer dependency, is loaded when `/mcp` is first asked.
+  let mcpHttp: Promise<McpHttpHandler | string> | undefined;
+  const mcpTurns = new Turns(MCP_AT_ONCE, MCP_WAITING);
+  const loopbackOnly = isLoopback(options.host);
+  const answerMcp = async (req: IncomingMessage, url: URL): Promise<Reply> => {
+    // A server listening on loopback only is a local one: a Host or Origin naming another
+    // machine is a page of another site reaching it through DNS rebinding (the MCP transport's
+    // security rules). Listening on other interfaces, the directory is public, as its API is.
+    if (loopbackOnly && !fromLoopback(req)) {
+      // Read and drop the body, so the connection can carry the next request.
+      req.resume();
+      return { status: 403, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body: Buffer.from(JSON.stringify(FORBIDDEN_ORIGIN)) };
+    }
+    mcpHttp ??= loadMcpHttp((request) => handler(request));
+    const mcpHandler = await mcpHttp;
+    if (typeof mcpHandler === 'string') return errorReply(new ApiError('SERVER_ERROR', mcpHandler, { status: 501 }), { 'cache-control': 'no-store' });
+    if (mcpTurns.full) {
+      req.resume();
+      return errorReply(new ApiError('RATE_LIMITED', 'Too many MCP requests at once; retry in 1 s'), { 'retry-after': '1', 'cache-control': 'no-store' });
+    }
+    const reply = await mcpTurns.run(async () => replyFromResponse(await mcpHandler(toRequest(req, url))));
+    // A body refused before it was read whole (413) leaves the connection unusable: say so.
+    const close: Record<string, string> = req.complete ? {} : { connection: 'close' };
+    return { ...reply, headers: { ...reply.headers, 'cache-control': 'no-store', ...close } };
+  };
+
   const answer = async (req: IncomingMessage): Promise<Reply> => {
     const target = req.url ?? '/';
     const long = tooLong(target);
@@ -135,13 +175,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       return errorReply(new ApiError('INVALID_PARAMS', 'The request URL is malformed', { status: 400 }));
     }
     const api = isHandlerPath(url.pathname);
-    // While limiting, every API answer says where the client stands (X-RateLimit-*).
-    const decision = api && limit !== undefined ? limit(req.socket.remoteAddress ?? '') : undefined;
+    const mcp = url.pathname === MCP_PATH;
+    // While limiting, every API answer says where the client stands (X-RateLimit-*); an MCP request counts as one.
+    const decision = (api || mcp) && limit !== undefined ? limit(req.socket.remoteAddress ?? '') : undefined;
     const limited = (reply: Reply): Reply =>
       decision === undefined ? reply : { ...reply, headers: { ...reply.headers, ...rateLimitHeaders(decision) } };
     if (decision?.allowed === false) {
       return limited(errorReply(new ApiError('RATE_LIMITED', `Too many requests; retry in ${decision.reset} s`)));
     }
+    // `/mcp` takes POST: its own preflight and answer, before the policy of the API.
+    if (mcp && req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      return { status: 204, headers: MCP_PREFLIGHT_HEADERS, body: null };
+    }
+    if (mcp) return limited(await answerMcp(req, url));
     // The CORS preflight and other methods than GET and HEAD (src/host-policy.ts), on every path:
     // a Fetch `Request` cannot even be made for some methods (TRACE, TRACK throw).
     const refused = refusal({ method: req.method ?? 'GET', target, preflight: req.headers['access-control-request-method'] !== undefined });
@@ -211,6 +257,47 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.closeIdleConnections();
       }),
   };
+}
+
+/**
+ * The `/mcp` handler over `handler`, or why there is none: the message when the MCP SDK is not
+ * installed. `skills-api mcp` says the same when it cannot load it.
+ */
+async function loadMcpHttp(handler: Handler): Promise<McpHttpHandler | string> {
+  const client = createClient({ baseUrl: 'http://localhost/', fetch: async (input, init) => handler(new Request(input, init)) });
+  try {
+    const { createMcpHttpHandler } = await import('./mcp-http.ts');
+    return createMcpHttpHandler(client, 'this server');
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    if (code === 'ERR_MODULE_NOT_FOUND' && message.includes('@modelcontextprotocol/sdk')) {
+      return 'MCP over HTTP needs the MCP SDK, an optional peer dependency of this server: npm install @modelcontextprotocol/sdk';
+    }
+    throw error;
+  }
+}
+
+/** The 403 answer to a request of another site to a loopback server's `/mcp`: a JSON-RPC error without an id. */
+const FORBIDDEN_ORIGIN = { jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden: this MCP server listens on loopback only and answers only Host and Origin headers naming this machine' } };
+
+/** Whether `host` (the `--host` of the server) is a loopback interface only. */
+function isLoopback(host: string | undefined): boolean {
+  return host !== undefined && (host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host));
+}
+
+/** Whether the request's Host and Origin (when given) name this machine (localhost, 127.x, [::1], any port). */
+function fromLoopback(req: IncomingMessage): boolean {
+  const loopbackName = (name: string) => /^(?:localhost|127\.\d+\.\d+\.\d+|\[::1\])(?::\d{1,5})?$/i.test(name);
+  if (!loopbackName(req.headers.host ?? '')) return false;
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  const match = /^https?:\/\/([^/]+)$/i.exec(origin);
+  return match !== null && loopbackName(match[1]!);
+}
+
+/** The 405 answer, with `Allow`. */
+function notAllowed(method: string): Reply {
+  return errorReply(new ApiError('METHOD_NOT_ALLOWED', `Method ${method.slice(0, 20)} is not allowed; use GET or HEAD`), { allow: 'GET, HEAD' });
 }
 
 /**

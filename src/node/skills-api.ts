@@ -39,7 +39,7 @@ import { normalizeBase } from '../../build/site.ts';
 import { readBundleFile } from './bundle-file.ts';
 import { builtManifest, folder, readManifest, readPort, readRateLimit, startupLine, UsageError, versionLine } from './cli.ts';
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList, type OutputOptions } from './cli-output.ts';
-import { fsLoader } from './fs-loader.ts';
+import { fsBytesLoader, fsLoader } from './fs-loader.ts';
 import { progress } from './progress.ts';
 import type { DeployFlags } from './deploy-command.ts';
 import type { RunningServer, ServerOptions } from './server.ts';
@@ -290,7 +290,7 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
       await deployCommand(dir, o, io);
     });
 
-  withSource(program.command('mcp').description('serve the directory to an AI agent as MCP tools over stdio'), false).action(async (o: SourceOptions) => {
+  withSource(program.command('mcp').description('serve the directory to an AI agent over MCP (stdio): tools, resources, a prompt and its skills (the Skills Extension)'), false).action(async (o: SourceOptions) => {
     const client = await open(o);
     const { serveMcpStdio } = await import('./mcp.ts').catch((error: NodeJS.ErrnoException) => {
       // The MCP SDK is an optional peer dependency: a client-only install does not pull it in.
@@ -327,9 +327,12 @@ async function openSource(options: SourceOptions): Promise<[SkillsClient, string
   if (options.url !== undefined) return [createClient({ baseUrl: httpUrl('--url', options.url) }), options.url];
   if (options.staticUrl !== undefined) return [createClient({ staticBaseUrl: httpUrl('--static-url', options.staticUrl) }), options.staticUrl];
   if (options.bundle !== undefined) return [createClient({ bundle: await readBundleFile(options.bundle) }), options.bundle];
-  if (options.dir !== undefined) return [createClient({ loader: fsLoader(await builtDir(options.dir)) }), options.dir];
+  if (options.dir !== undefined) {
+    const dir = await builtDir(options.dir);
+    return [createClient({ loader: fsLoader(dir), bytes: fsBytesLoader(dir) }), options.dir];
+  }
   if (existsSync(DEFAULT_BUNDLE)) return [createClient({ bundle: await readBundleFile(DEFAULT_BUNDLE) }), DEFAULT_BUNDLE];
-  if (existsSync(join(DEFAULT_DIR, MANIFEST_PATH))) return [createClient({ loader: fsLoader(DEFAULT_DIR) }), DEFAULT_DIR];
+  if (existsSync(join(DEFAULT_DIR, MANIFEST_PATH))) return [createClient({ loader: fsLoader(DEFAULT_DIR), bytes: fsBytesLoader(DEFAULT_DIR) }), DEFAULT_DIR];
   throw new UsageError(
     `no directory to read: pass --url URL, --bundle FILE or --dir DIR, or create ./${DEFAULT_BUNDLE} with: skills-api bundle --out ${DEFAULT_BUNDLE}`,
   );
