@@ -1,11 +1,11 @@
 /**
- * The in-memory host: the contract suite against `createHandler(mapLoader(...))` over a build
+ * The in-memory host: the contract suite against `createHandler(mapLoader(...), { bytes })` over a build
  * emitted into a Map (no file system), plus what only this host can check cheaply: the static
  * file of every canonical URL is exactly the handler's answer.
  */
 import { describe, expect, it } from 'vitest';
 import { createHandler } from '../src/handler.ts';
-import { mapLoader } from '../src/loader.ts';
+import { mapBytesLoader, mapLoader } from '../src/loader.ts';
 import { ORDERS, SORTS } from '../src/paths.ts';
 import { staticPathFor } from '../src/static-path.ts';
 import { FIXTURE, SAMPLE } from './contract/contract-data.ts';
@@ -15,7 +15,9 @@ for (const data of [SAMPLE, FIXTURE]) {
   defineContractSuite(
     'in-memory handler',
     async () => {
-      const handler = createHandler(mapLoader(await data.files()));
+      const files = await data.files();
+      // Skill files and archives are bytes in the same map (JSON files are parsed values).
+      const handler = createHandler(mapLoader(files), { bytes: mapBytesLoader(files) });
       return { fetch: (path, init) => handler(new Request(new URL(path, 'http://localhost'), init)) };
     },
     data,

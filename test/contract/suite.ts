@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { skillStateHash } from '../../build/changes.ts';
 import type { Content } from '../../build/model.ts';
@@ -170,7 +170,9 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
     }
 
     describe('every route of the endpoint table', () => {
-      it.each(endpointList().map(([name, endpoint]) => [name, endpoint] as const))('%s answers as the table declares', async (name, endpoint) => {
+      it.for(endpointList().map(([name, endpoint]) => [name, endpoint] as const))('%s answers as the table declares', async ([name, endpoint], context) => {
+        // Content built without its folders (the in-memory fixture) has no skill files to serve.
+        if (typeof endpoint.response !== 'string' && content.skills[0]!.files === undefined) context.skip();
         const path = ROUTE_SAMPLES[name](content);
         expect(matchRoute(new URL(path, 'http://x').pathname)?.name).toBe(name);
         if (typeof endpoint.response !== 'string') {
@@ -451,6 +453,10 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
     });
 
     describe('GET /api/v1/skills/:owner/:repo/files/<path> and /archive.tar.gz', () => {
+      // Content built without its folders (the in-memory fixture) has no skill files to serve.
+      beforeEach((context) => {
+        if (!content.skills.some((s) => s.files !== undefined)) context.skip();
+      });
       const withFiles = (): Content['skills'] => content.skills.filter((s) => (s.files?.length ?? 0) > 1);
       const bytesOf = async (path: string, init?: RequestInit) => {
         const response = await host.fetch(path, init);
