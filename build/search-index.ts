@@ -23,7 +23,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { SearchManifest } from '../src/manifest.ts';
-import { VarintWriter, encodeVarints } from '../src/search/codec.ts';
+import { VarintWriter, decodePostings, encodeVarints } from '../src/search/codec.ts';
+import { PAGE_SIZE } from '../src/paths.ts';
+import { topDocs } from '../src/search/tops.ts';
 import {
   HAS_INDEX_FILTER,
   POSITION_STREAMS,
@@ -36,6 +38,7 @@ import {
   type SummaryRow,
   type TermChunk,
   type TermPack,
+  type TopFile,
 } from '../src/search/format.ts';
 import { FIELD_BIT, NAME_FOCUS, processTerm, scanWords } from '../src/search/options.ts';
 import type { CategoryDef, Emit, SkillRecord } from './model.ts';
@@ -55,6 +58,10 @@ export interface SearchIndexOptions {
   shardSize?: number;
   /** Word occurrences gathered at once (memory: 9 bytes each). */
   occurrenceBatch?: number;
+  /** Rows of a top file (src/search/tops.ts): a first page. */
+  topSize?: number;
+  /** Documents a term needs for a top file: more than a browser fetches at once over HTTP/1.1 (6). */
+  topMin?: number;
 }
 
 const DEFAULTS: Required<SearchIndexOptions> = {
@@ -63,6 +70,8 @@ const DEFAULTS: Required<SearchIndexOptions> = {
   packBytes: 24_000,
   shardSize: 4,
   occurrenceBatch: 16_000_000,
+  topSize: PAGE_SIZE,
+  topMin: 7,
 };
 
 /** Longest full description kept for highlights (UTF-16 units). */
@@ -101,7 +110,9 @@ export async function buildSearchIndex(
 
   const corpus = tokenizeCorpus(docs);
   const terms = await writeTerms(corpus, opt, put);
-  const summaries = await writeSummaries(docs, opt.shardSize, emit);
+  const rows = docs.map(summaryRow);
+  const summaries = await writeSummaries(rows, opt.shardSize, emit);
+  const tops = await writeTops(terms, rows, summaries.prefix, opt, emit);
   const filters = await writeFilters(docs, categories, put);
   const stars = await put('s', { stars: starsTable(docs) });
 
@@ -110,12 +121,15 @@ export async function buildSearchIndex(
     docs: docs.length,
     termFirst: terms.first,
     termFiles: terms.files,
+    packs: terms.postingsPacks,
     summaries,
+    tops,
     filters,
     stars,
     copies: copiesTable(docs),
   };
-  return { root: searchFilePath(await put('r', root)) };
+  // The manifest carries a copy of the root: a cold search then waits for no file before the chunks.
+  return { root: searchFilePath(await put('r', root)), index: root };
 }
 
 /** 64-bit hex digest of a file's text (collisions are out of reach at any corpus size). */
@@ -275,6 +289,10 @@ interface Entry {
 class ChunkWriter {
   readonly first: string[] = [];
   readonly files: string[] = [];
+  /** Postings packs of every chunk, in term order (the root lists them). */
+  readonly postingsPacks: Array<[string, string]> = [];
+  /** Terms with a top file: chunk number, index in the chunk, best documents (tops.ts `topDocs`). */
+  readonly tops: Array<[chunk: number, index: number, docs: number[]]> = [];
   private entries: Entry[] = [];
   private bytes = 0;
 
@@ -301,10 +319,13 @@ class ChunkWriter {
     const chunk: TermChunk = {
       terms: entries.map((e) => e.term),
       postings: entries.map((e) => (e.postings.length > this.opt.inlineMax ? `=${countOf(e.postings)}` : e.postings)),
-      packs: await this.packs('p', long.map((e) => [e.term, e.postings])),
       headPositions: await this.positionsPacks(entries.map((e) => [e.term, e.head])),
       bodyPositions: await this.positionsPacks(entries.map((e) => [e.term, e.body])),
     };
+    this.postingsPacks.push(...(await this.packs('p', long.map((e): [string, string] => [e.term, e.postings]))));
+    entries.forEach((e, i) => {
+      if (countOf(e.postings) >= this.opt.topMin) this.tops.push([this.files.length, i, topDocs(decodePostings(e.postings), this.opt.topSize)]);
+    });
     this.first.push(chunk.terms[0]!);
     this.files.push(await this.put('t', chunk));
   }
@@ -486,27 +507,41 @@ function cut(out: VarintWriter, pieces: Pieces, start: number, next: number): nu
  * Summary shards `d.<hash>.<i>`, `shardSize` documents each. One hash covers every shard (so the
  * root needs no list of names): a change to any summary renames them all.
  */
-async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, emit: Emit): Promise<SearchRoot['summaries']> {
+async function writeSummaries(rows: readonly SummaryRow[], shardSize: number, emit: Emit): Promise<SearchRoot['summaries']> {
   const shards: Array<{ docs: SummaryRow[] }> = [];
-  for (let from = 0; from < docs.length; from += shardSize) {
-    shards.push({
-      docs: docs.slice(from, from + shardSize).map((s): SummaryRow => {
-        const short = truncateDescription(s.description);
-        const row: SummaryRow = [s.owner, s.repo, s.name, s.stars, short];
-        const full = short !== s.description ? s.description.slice(0, FULL_DESCRIPTION_MAX) : null;
-        if (s.checks !== undefined) {
-          const quality = qualitySummary(s.checks);
-          row.push(full, [quality.flags, quality.duplicate ? 1 : 0]);
-        } else if (full !== null) row.push(full);
-        return row;
-      }),
-    });
-  }
+  for (let from = 0; from < rows.length; from += shardSize) shards.push({ docs: rows.slice(from, from + shardSize) });
   const digest = createHash('sha256');
   for (const shard of shards) digest.update(JSON.stringify(shard)).update('\n');
   const prefix = `d.${digest.digest('hex').slice(0, 16)}`;
   for (const [i, shard] of shards.entries()) await emit(searchFilePath(`${prefix}.${i}`), shard);
   return { size: shardSize, prefix };
+}
+
+/** The summary row of a skill (format.ts `SummaryRow`). */
+function summaryRow(s: SkillRecord): SummaryRow {
+  const short = truncateDescription(s.description);
+  const row: SummaryRow = [s.owner, s.repo, s.name, s.stars, short];
+  const full = short !== s.description ? s.description.slice(0, FULL_DESCRIPTION_MAX) : null;
+  if (s.checks !== undefined) {
+    const quality = qualitySummary(s.checks);
+    row.push(full, [quality.flags, quality.duplicate ? 1 : 0]);
+  } else if (full !== null) row.push(full);
+  return row;
+}
+
+/**
+ * Top files `m.<hash>.<c>.<i>` (src/search/tops.ts). Their content follows from the summary rows
+ * and the postings, so one hash over the summary shards' name and every chunk and postings pack
+ * name covers them all (the root needs no list of names).
+ */
+async function writeTops(terms: ChunkWriter, rows: readonly SummaryRow[], summaries: string, opt: Required<SearchIndexOptions>, emit: Emit): Promise<SearchRoot['tops']> {
+  const digest = createHash('sha256').update(JSON.stringify([summaries, terms.files, terms.postingsPacks, opt.topSize, opt.topMin]));
+  const prefix = `m.${digest.digest('hex').slice(0, 16)}`;
+  for (const [chunk, index, docs] of terms.tops) {
+    const file: TopFile = { docs, rows: docs.map((d) => rows[d]!) };
+    await emit(searchFilePath(`${prefix}.${chunk}.${index}`), file);
+  }
+  return { size: opt.topSize, min: opt.topMin, prefix };
 }
 
 /** Filter files: every category slug (a top-level one with its subcategories), every platform, hasIndex. */
