@@ -109,7 +109,16 @@ export async function buildSearchIndex(
   };
 
   const corpus = tokenizeCorpus(docs);
-  const terms = await writeTerms(corpus, opt, put);
+  const putGroup = async (kind: string, data: readonly unknown[]): Promise<string[]> => {
+    const group = `${kind}.${hash(JSON.stringify(data))}`;
+    const names = data.map((_, k) => `${group}.${k}`);
+    if (!emitted.has(group)) {
+      emitted.add(group);
+      for (const [k, one] of data.entries()) await emit(searchFilePath(names[k]!), one);
+    }
+    return names;
+  };
+  const terms = await writeTerms(corpus, opt, put, putGroup);
   const rows = docs.map(summaryRow);
   const summaries = await writeSummaries(rows, opt.shardSize, emit);
   const tops = await writeTops(terms, rows, summaries.prefix, opt, emit);
@@ -269,6 +278,11 @@ function tokenizeCorpus(docs: readonly SkillRecord[]): Corpus {
 }
 
 type Put = (kind: string, data: unknown) => Promise<string>;
+/**
+ * Emit files as `<kind>.<hash>.<k>`, one hash over all of them: the postings packs of a chunk,
+ * which the root lists, so their names repeat one hash and compress well in the manifest.
+ */
+type PutGroup = (kind: string, data: readonly unknown[]) => Promise<string[]>;
 
 /** The positions of one term in one stream (format.ts `POSITION_STREAMS`), cut at documents into pieces of about `packBytes`. */
 interface Pieces {
@@ -299,6 +313,7 @@ class ChunkWriter {
   constructor(
     private readonly opt: Required<SearchIndexOptions>,
     private readonly put: Put,
+    private readonly putGroup: PutGroup,
   ) {}
 
   async add(entry: Entry): Promise<void> {
@@ -356,23 +371,28 @@ class ChunkWriter {
 
   /** Cut `[term, data]` pairs (sorted) into packs of about `packBytes`; returns each pack's first term and file. */
   private async packs(kind: string, entries: Array<[string, string]>): Promise<Array<[string, string]>> {
-    const refs: Array<[string, string]> = [];
+    const packs = this.cut(entries);
+    const names = kind === 'p' ? await this.putGroup(kind, packs) : await Promise.all(packs.map((pack) => this.put(kind, pack)));
+    return packs.map((pack, k) => [pack.terms[0]!, names[k]!]);
+  }
+
+  /** `[term, data]` pairs (sorted) as packs of about `packBytes`. */
+  private cut(entries: Array<[string, string]>): TermPack[] {
+    const packs: TermPack[] = [];
     let pack: TermPack = { terms: [], data: [] };
     let size = 0;
-    const flush = async (): Promise<void> => {
-      if (pack.terms.length === 0) return;
-      refs.push([pack.terms[0]!, await this.put(kind, pack)]);
-      pack = { terms: [], data: [] };
-      size = 0;
-    };
     for (const [term, data] of entries) {
-      if (size > 0 && size + data.length > this.opt.packBytes) await flush();
+      if (size > 0 && size + data.length > this.opt.packBytes) {
+        packs.push(pack);
+        pack = { terms: [], data: [] };
+        size = 0;
+      }
       pack.terms.push(term);
       pack.data.push(data);
       size += term.length + data.length + 6;
     }
-    await flush();
-    return refs;
+    if (pack.terms.length > 0) packs.push(pack);
+    return packs;
   }
 }
 
@@ -390,11 +410,11 @@ function countOf(encoded: string): number {
  * Term chunks: postings and positions of every term, for one range of terms at a time (at most
  * `occurrenceBatch` occurrences, or a single term).
  */
-async function writeTerms(corpus: Corpus, opt: Required<SearchIndexOptions>, put: Put): Promise<ChunkWriter> {
+async function writeTerms(corpus: Corpus, opt: Required<SearchIndexOptions>, put: Put, putGroup: PutGroup): Promise<ChunkWriter> {
   const termCount = corpus.terms.length;
   const count = new Int32Array(termCount);
   for (const tokens of corpus.tokens) for (let i = 0; i < tokens.length; i++) count[tokens[i]!]!++;
-  const writer = new ChunkWriter(opt, put);
+  const writer = new ChunkWriter(opt, put, putGroup);
   for (let from = 0; from < termCount; ) {
     let to = from;
     let n = 0;

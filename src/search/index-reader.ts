@@ -209,21 +209,26 @@ export class IndexReader {
     return { term: chunk.terms[index]!, df: dfs[index]!, file, index };
   }
 
-  /**
-   * The term, when the index has it. The postings pack where the term's postings would be, were
-   * they long, is requested together with its chunk (a query word is most often a common one):
-   * one round trip instead of two, at the cost of an unused pack when the term turns out short.
-   */
+  /** The term, when the index has it (its postings pack requested ahead: `expectPostings`). */
   async lookup(term: string): Promise<TermInfo | undefined> {
     const root = await this.root();
     const file = root.termFiles[rangeIndex(root.termFirst, term)];
     if (file === undefined) return undefined;
-    if (this.files.get(searchFilePath(file)) === undefined) {
-      // Only ahead of a chunk not yet loaded: once it is, postings() knows whether a pack is needed.
-      const pack = root.packs[rangeIndex(this.packFirsts(root), term)];
-      if (pack !== undefined) this.pack(pack[1]).catch(() => undefined);
-    }
+    this.expectPostings(root, term);
     return this.found(await this.chunk(file), file, term);
+  }
+
+  /**
+   * Request the postings pack where `term`'s postings would be, were they long, together with
+   * its chunk (a query word is most often a common one): one round trip instead of two, at the
+   * cost of an unused pack when the term turns out short. Only ahead of a chunk not yet loaded:
+   * once it is, `postings` knows whether a pack is needed.
+   */
+  expectPostings(root: SearchRoot, term: string): void {
+    const file = root.termFiles[rangeIndex(root.termFirst, term)];
+    if (file === undefined || this.files.get(searchFilePath(file)) !== undefined) return;
+    const pack = root.packs[rangeIndex(this.packFirsts(root), term)];
+    if (pack !== undefined) this.pack(pack[1]).catch(() => undefined);
   }
 
   /** First terms of the root's postings packs (computed once). */
