@@ -572,6 +572,37 @@ describe('what a query loads', () => {
     expect(built.loads.some((p) => /\/d\./.test(p))).toBe(true);
   });
 
+  it('a cold one-word search waits for two responses in a row: chunks with the postings pack, then the top file', async () => {
+    // 150 documents hold `shared`: its postings are long (a postings pack), its first page spreads over shards.
+    const skills = Array.from({ length: 150 }, (_, i) =>
+      makeSkill(i, { name: i % 3 === 0 ? `shared tool ${i}` : `tool ${i}`, description: 'a shared helper', stars: 1000 - i }),
+    );
+    const built = await buildIndex(skills, { shardSize: 4 });
+    const { createSearchEngine } = await import('../src/search/index.ts');
+    // A loader that answers only when told: the requests made before each answer form one wave.
+    let pending: Array<() => void> = [];
+    const waves: string[][] = [];
+    let wave: string[] = [];
+    const loader = (path: string): Promise<unknown> => {
+      wave.push(path.split('/').pop()!);
+      return new Promise((resolve) => pending.push(() => resolve(built.files.get(path))));
+    };
+    const engine = createSearchEngine(loader, built.manifest);
+    let done = false;
+    const answer = engine.search({ q: 'shared', page: 1, limit: 20 }).finally(() => (done = true));
+    for (let turns = 0; !done && turns < 100; turns++) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      if (pending.length === 0) continue;
+      waves.push(wave);
+      wave = [];
+      const answerAll = pending;
+      pending = [];
+      for (const release of answerAll) release();
+    }
+    expect((await answer).data).toHaveLength(20);
+    expect(waves.map((w) => [...new Set(w.map((n) => n[0]))].sort())).toEqual([['p', 't'], ['m']]);
+  });
+
   it('every file name carries a hash of its content; two builds are identical', async () => {
     const skills = Array.from({ length: 30 }, (_, i) => makeSkill(i, { name: `tool ${i}`, stars: i % 4 }));
     const a = await buildIndex(skills);
