@@ -224,11 +224,18 @@ export class IndexReader {
    * cost of an unused pack when the term turns out short. Only ahead of a chunk not yet loaded:
    * once it is, `postings` knows whether a pack is needed.
    */
-  expectPostings(root: SearchRoot, term: string): void {
+  expectPostings(root: SearchRoot, term: string, prefix = false): void {
     const file = root.termFiles[rangeIndex(root.termFirst, term)];
     if (file === undefined || this.files.get(searchFilePath(file)) !== undefined) return;
-    const pack = root.packs[rangeIndex(this.packFirsts(root), term)];
-    if (pack !== undefined) this.pack(pack[1]).catch(() => undefined);
+    const firsts = this.packFirsts(root);
+    const from = rangeIndex(firsts, term);
+    // A word that also matches the terms it begins: when a pack starts inside that range, the
+    // next pack holds some of them too (one more at most: a short prefix spans many packs).
+    const to = prefix ? Math.min(from + 1, rangeIndex(firsts, `${term}\uffff`)) : from;
+    for (let k = from; k <= to; k++) {
+      const pack = root.packs[k];
+      if (pack !== undefined) this.pack(pack[1]).catch(() => undefined);
+    }
   }
 
   /** First terms of the root's postings packs (computed once). */
