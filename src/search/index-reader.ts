@@ -171,6 +171,9 @@ export class IndexReader {
         !isPairs(r.packs) ||
         !isObject(r.summaries) ||
         !isObject(r.tops) ||
+        !Number.isInteger(r.tops.size) ||
+        !Number.isInteger(r.tops.min) ||
+        typeof r.tops.prefix !== 'string' ||
         !isObject(r.filters) ||
         typeof r.stars !== 'string' ||
         typeof r.copies !== 'string'
