@@ -1,5 +1,5 @@
 /**
- * Search highlights (DECISIONS §5): the field text with every matched word wrapped in
+ * Search highlights (docs/decisions.md §5): the field text with every matched word wrapped in
  * `<mark>…</mark>` and everything else HTML-escaped, so text from the content never reaches a
  * page as markup. Words are found with the shared tokenizer on the original text, so offsets are
  * exact for any Unicode (`İ`, `ß`, emoji, combining accents) and no surrogate pair is ever split.

@@ -18,7 +18,7 @@ import { countMatches, evaluate, matchedWords, planClause, score, type ClausePla
 import { FIELD_BIT, MIN_PREFIX, fold } from './options.ts';
 import { checkQueryLength, formatClause, parseQuery, type ParsedQuery } from './query.ts';
 
-/** Default and largest number of autocomplete suggestions (DECISIONS §4). */
+/** Default and largest number of autocomplete suggestions (docs/decisions.md §4). */
 export const AUTOCOMPLETE_DEFAULT = 5;
 export const AUTOCOMPLETE_MAX = 20;
 /** Completions of the last word considered (the most frequent terms), before ordering by count. */
@@ -32,7 +32,7 @@ export interface SearchAnswer {
 
 /** Endpoint 5's parameters, parsed and checked (`readSearchQuery`). */
 export interface SearchQuery {
-  /** The query text as given (parsed by the engine: its errors are the query codes of DECISIONS §5). */
+  /** The query text as given (parsed by the engine: its errors are the query codes of docs/decisions.md §5). */
   q: string | undefined;
   page: number;
   limit: number;
@@ -117,7 +117,7 @@ function now(): number {
 
 /**
  * Create the engine over the index named by `manifest.search`. Both methods throw `ApiError`:
- * INVALID_PARAMS naming every bad parameter, the query codes of DECISIONS §5, SERVER_ERROR when
+ * INVALID_PARAMS naming every bad parameter, the query codes of docs/decisions.md §5, SERVER_ERROR when
  * the build wrote no search index or a file of it is missing.
  */
 export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight: InFlight = 'shared'): SearchEngine {

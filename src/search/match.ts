@@ -1,5 +1,5 @@
 /**
- * Query evaluation over the split index (DECISIONS §5): which documents match and in what order.
+ * Query evaluation over the split index (docs/decisions.md §5): which documents match and in what order.
  *
  * - A word clause matches its exact term; a `plain` word also its other forms (every term with
  *   its stem, and its synonyms: forms.ts), every term it prefixes (from `IMPLICIT_PREFIX_MIN`
@@ -172,7 +172,7 @@ async function expandUncached(reader: IndexReader, clause: Clause): Promise<Term
     return infos.map((info) => ({ info: info!, kind: EXACT }));
   }
   const { term, mode } = clause;
-  // A negated plain word excludes that word only (DECISIONS §5: "contain it"); `-word*` its prefix.
+  // A negated plain word excludes that word only (docs/decisions.md §5: "contain it"); `-word*` its prefix.
   if (mode === 'exact' || (mode === 'plain' && clause.negated)) {
     const info = await reader.lookup(term);
     return info === undefined ? [] : [{ info, kind: EXACT }];

@@ -21,7 +21,7 @@ export const ALL_FIELDS = 7;
 export const NAME_FOCUS = 8;
 /** Ranking weight of a `NAME_FOCUS` match (above the name's). */
 export const NAME_FOCUS_WEIGHT = 4;
-/** Ranking weight of each field (DECISIONS §5: name > description > content). */
+/** Ranking weight of each field (docs/decisions.md §5: name > description > content). */
 export const FIELD_WEIGHT: Readonly<Record<Field, number>> = { name: 3, description: 2, content: 1 };
 
 /** Longest indexed term (folded, UTF-16 units): longer runs are hashes, base64 or noise. */
@@ -185,7 +185,7 @@ export function isOneEdit(term: string, candidate: string): boolean {
   return la > lb ? term.slice(i + 1) === candidate.slice(i) : term.slice(i) === candidate.slice(i + 1);
 }
 
-/** True when `candidate` is a typo match of the query term `term` (DECISIONS §5, rules above). */
+/** True when `candidate` is a typo match of the query term `term` (docs/decisions.md §5, rules above). */
 export function isTypoOf(term: string, candidate: string): boolean {
   return (
     term.length >= TYPO_MIN &&

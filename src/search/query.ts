@@ -1,5 +1,5 @@
 /**
- * The search query language (DECISIONS §5): whitespace-separated clauses, each `term`,
+ * The search query language (docs/decisions.md §5): whitespace-separated clauses, each `term`,
  * `"a phrase"`, `field:term`, `field:"a phrase"`, `-term`, `-"a phrase"` or `term*`, with
  * fields `name`, `description`, `content`. `parseQuery` turns `q` into clauses of folded terms
  * (stop words dropped) or throws the coded error; it never throws anything else.
@@ -78,7 +78,7 @@ export function checkQueryLength(q: string): void {
   }
 }
 
-/** Parse `q` (DECISIONS §5). Throws ApiError INVALID_QUERY, QUERY_TOO_LONG or INVALID_SYNTAX. */
+/** Parse `q` (docs/decisions.md §5). Throws ApiError INVALID_QUERY, QUERY_TOO_LONG or INVALID_SYNTAX. */
 export function parseQuery(q: string | undefined): ParsedQuery {
   if (q === undefined) throw new ApiError('INVALID_QUERY', 'q is required: give a search query');
   checkQueryLength(q);
