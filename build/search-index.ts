@@ -23,9 +23,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SearchManifest } from '../src/manifest.ts';
-import { VarintWriter, decodePostings, encodeVarints } from '../src/search/codec.ts';
-import { PAGE_SIZE } from '../src/paths.ts';
-import { topDocs } from '../src/search/tops.ts';
+import { VarintWriter, encodeVarints } from '../src/search/codec.ts';
 import {
   HAS_INDEX_FILTER,
   POSITION_STREAMS,
@@ -38,7 +36,6 @@ import {
   type SummaryRow,
   type TermChunk,
   type TermPack,
-  type TopFile,
 } from '../src/search/format.ts';
 import { FIELD_BIT, NAME_FOCUS, processTerm, scanWords } from '../src/search/options.ts';
 import type { CategoryDef, Emit, SkillRecord } from './model.ts';
@@ -58,10 +55,6 @@ export interface SearchIndexOptions {
   shardSize?: number;
   /** Word occurrences gathered at once (memory: 9 bytes each). */
   occurrenceBatch?: number;
-  /** Rows of a top file (src/search/tops.ts): a first page. */
-  topSize?: number;
-  /** Documents a term needs for a top file: more than a browser fetches at once over HTTP/1.1 (6). */
-  topMin?: number;
 }
 
 const DEFAULTS: Required<SearchIndexOptions> = {
@@ -70,8 +63,6 @@ const DEFAULTS: Required<SearchIndexOptions> = {
   packBytes: 24_000,
   shardSize: 4,
   occurrenceBatch: 16_000_000,
-  topSize: PAGE_SIZE,
-  topMin: 7,
 };
 
 /** Longest full description kept for highlights (UTF-16 units). */
@@ -109,19 +100,8 @@ export async function buildSearchIndex(
   };
 
   const corpus = tokenizeCorpus(docs);
-  const putGroup = async (kind: string, data: readonly unknown[]): Promise<string[]> => {
-    const group = `${kind}.${hash(JSON.stringify(data))}`;
-    const names = data.map((_, k) => `${group}.${k}`);
-    if (!emitted.has(group)) {
-      emitted.add(group);
-      for (const [k, one] of data.entries()) await emit(searchFilePath(names[k]!), one);
-    }
-    return names;
-  };
-  const terms = await writeTerms(corpus, opt, put, putGroup);
-  const rows = docs.map(summaryRow);
-  const summaries = await writeSummaries(rows, opt.shardSize, emit);
-  const tops = await writeTops(terms, rows, summaries.prefix, opt, emit);
+  const terms = await writeTerms(corpus, opt, put);
+  const summaries = await writeSummaries(docs, opt.shardSize, emit);
   const filters = await writeFilters(docs, categories, put);
   const stars = await put('s', { stars: starsTable(docs) });
 
@@ -130,15 +110,12 @@ export async function buildSearchIndex(
     docs: docs.length,
     termFirst: terms.first,
     termFiles: terms.files,
-    packs: terms.postingsPacks,
     summaries,
-    tops,
     filters,
     stars,
     copies: copiesTable(docs),
   };
-  // The manifest carries a copy of the root: a cold search then waits for no file before the chunks.
-  return { root: searchFilePath(await put('r', root)), index: root };
+  return { root: searchFilePath(await put('r', root)) };
 }
 
 /** 64-bit hex digest of a file's text (collisions are out of reach at any corpus size). */
@@ -278,11 +255,6 @@ function tokenizeCorpus(docs: readonly SkillRecord[]): Corpus {
 }
 
 type Put = (kind: string, data: unknown) => Promise<string>;
-/**
- * Emit files as `<kind>.<hash>.<k>`, one hash over all of them: the postings packs of a chunk,
- * which the root lists, so their names repeat one hash and compress well in the manifest.
- */
-type PutGroup = (kind: string, data: readonly unknown[]) => Promise<string[]>;
 
 /** The positions of one term in one stream (format.ts `POSITION_STREAMS`), cut at documents into pieces of about `packBytes`. */
 interface Pieces {
@@ -303,17 +275,12 @@ interface Entry {
 class ChunkWriter {
   readonly first: string[] = [];
   readonly files: string[] = [];
-  /** Postings packs of every chunk, in term order (the root lists them). */
-  readonly postingsPacks: Array<[string, string]> = [];
-  /** Terms with a top file: chunk number, index in the chunk, best documents (tops.ts `topDocs`). */
-  readonly tops: Array<[chunk: number, index: number, docs: number[]]> = [];
   private entries: Entry[] = [];
   private bytes = 0;
 
   constructor(
     private readonly opt: Required<SearchIndexOptions>,
     private readonly put: Put,
-    private readonly putGroup: PutGroup,
   ) {}
 
   async add(entry: Entry): Promise<void> {
@@ -334,13 +301,10 @@ class ChunkWriter {
     const chunk: TermChunk = {
       terms: entries.map((e) => e.term),
       postings: entries.map((e) => (e.postings.length > this.opt.inlineMax ? `=${countOf(e.postings)}` : e.postings)),
+      packs: await this.packs('p', long.map((e) => [e.term, e.postings])),
       headPositions: await this.positionsPacks(entries.map((e) => [e.term, e.head])),
       bodyPositions: await this.positionsPacks(entries.map((e) => [e.term, e.body])),
     };
-    this.postingsPacks.push(...(await this.packs('p', long.map((e): [string, string] => [e.term, e.postings]))));
-    entries.forEach((e, i) => {
-      if (countOf(e.postings) >= this.opt.topMin) this.tops.push([this.files.length, i, topDocs(decodePostings(e.postings), this.opt.topSize)]);
-    });
     this.first.push(chunk.terms[0]!);
     this.files.push(await this.put('t', chunk));
   }
@@ -371,28 +335,23 @@ class ChunkWriter {
 
   /** Cut `[term, data]` pairs (sorted) into packs of about `packBytes`; returns each pack's first term and file. */
   private async packs(kind: string, entries: Array<[string, string]>): Promise<Array<[string, string]>> {
-    const packs = this.cut(entries);
-    const names = kind === 'p' ? await this.putGroup(kind, packs) : await Promise.all(packs.map((pack) => this.put(kind, pack)));
-    return packs.map((pack, k) => [pack.terms[0]!, names[k]!]);
-  }
-
-  /** `[term, data]` pairs (sorted) as packs of about `packBytes`. */
-  private cut(entries: Array<[string, string]>): TermPack[] {
-    const packs: TermPack[] = [];
+    const refs: Array<[string, string]> = [];
     let pack: TermPack = { terms: [], data: [] };
     let size = 0;
+    const flush = async (): Promise<void> => {
+      if (pack.terms.length === 0) return;
+      refs.push([pack.terms[0]!, await this.put(kind, pack)]);
+      pack = { terms: [], data: [] };
+      size = 0;
+    };
     for (const [term, data] of entries) {
-      if (size > 0 && size + data.length > this.opt.packBytes) {
-        packs.push(pack);
-        pack = { terms: [], data: [] };
-        size = 0;
-      }
+      if (size > 0 && size + data.length > this.opt.packBytes) await flush();
       pack.terms.push(term);
       pack.data.push(data);
       size += term.length + data.length + 6;
     }
-    if (pack.terms.length > 0) packs.push(pack);
-    return packs;
+    await flush();
+    return refs;
   }
 }
 
@@ -410,11 +369,11 @@ function countOf(encoded: string): number {
  * Term chunks: postings and positions of every term, for one range of terms at a time (at most
  * `occurrenceBatch` occurrences, or a single term).
  */
-async function writeTerms(corpus: Corpus, opt: Required<SearchIndexOptions>, put: Put, putGroup: PutGroup): Promise<ChunkWriter> {
+async function writeTerms(corpus: Corpus, opt: Required<SearchIndexOptions>, put: Put): Promise<ChunkWriter> {
   const termCount = corpus.terms.length;
   const count = new Int32Array(termCount);
   for (const tokens of corpus.tokens) for (let i = 0; i < tokens.length; i++) count[tokens[i]!]!++;
-  const writer = new ChunkWriter(opt, put, putGroup);
+  const writer = new ChunkWriter(opt, put);
   for (let from = 0; from < termCount; ) {
     let to = from;
     let n = 0;
@@ -527,41 +486,27 @@ function cut(out: VarintWriter, pieces: Pieces, start: number, next: number): nu
  * Summary shards `d.<hash>.<i>`, `shardSize` documents each. One hash covers every shard (so the
  * root needs no list of names): a change to any summary renames them all.
  */
-async function writeSummaries(rows: readonly SummaryRow[], shardSize: number, emit: Emit): Promise<SearchRoot['summaries']> {
+async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, emit: Emit): Promise<SearchRoot['summaries']> {
   const shards: Array<{ docs: SummaryRow[] }> = [];
-  for (let from = 0; from < rows.length; from += shardSize) shards.push({ docs: rows.slice(from, from + shardSize) });
+  for (let from = 0; from < docs.length; from += shardSize) {
+    shards.push({
+      docs: docs.slice(from, from + shardSize).map((s): SummaryRow => {
+        const short = truncateDescription(s.description);
+        const row: SummaryRow = [s.owner, s.repo, s.name, s.stars, short];
+        const full = short !== s.description ? s.description.slice(0, FULL_DESCRIPTION_MAX) : null;
+        if (s.checks !== undefined) {
+          const quality = qualitySummary(s.checks);
+          row.push(full, [quality.flags, quality.duplicate ? 1 : 0]);
+        } else if (full !== null) row.push(full);
+        return row;
+      }),
+    });
+  }
   const digest = createHash('sha256');
   for (const shard of shards) digest.update(JSON.stringify(shard)).update('\n');
   const prefix = `d.${digest.digest('hex').slice(0, 16)}`;
   for (const [i, shard] of shards.entries()) await emit(searchFilePath(`${prefix}.${i}`), shard);
   return { size: shardSize, prefix };
-}
-
-/** The summary row of a skill (format.ts `SummaryRow`). */
-function summaryRow(s: SkillRecord): SummaryRow {
-  const short = truncateDescription(s.description);
-  const row: SummaryRow = [s.owner, s.repo, s.name, s.stars, short];
-  const full = short !== s.description ? s.description.slice(0, FULL_DESCRIPTION_MAX) : null;
-  if (s.checks !== undefined) {
-    const quality = qualitySummary(s.checks);
-    row.push(full, [quality.flags, quality.duplicate ? 1 : 0]);
-  } else if (full !== null) row.push(full);
-  return row;
-}
-
-/**
- * Top files `m.<hash>.<c>.<i>` (src/search/tops.ts). Their content follows from the summary rows
- * and the postings, so one hash over the summary shards' name and every chunk and postings pack
- * name covers them all (the root needs no list of names).
- */
-async function writeTops(terms: ChunkWriter, rows: readonly SummaryRow[], summaries: string, opt: Required<SearchIndexOptions>, emit: Emit): Promise<SearchRoot['tops']> {
-  const digest = createHash('sha256').update(JSON.stringify([summaries, terms.files, terms.postingsPacks, opt.topSize, opt.topMin]));
-  const prefix = `m.${digest.digest('hex').slice(0, 16)}`;
-  for (const [chunk, index, docs] of terms.tops) {
-    const file: TopFile = { docs, rows: docs.map((d) => rows[d]!) };
-    await emit(searchFilePath(`${prefix}.${chunk}.${index}`), file);
-  }
-  return { size: opt.topSize, min: opt.topMin, prefix };
 }
 
 /** Filter files: every category slug (a top-level one with its subcategories), every platform, hasIndex. */

@@ -523,7 +523,7 @@ describe('autocomplete', () => {
 });
 
 describe('what a query loads', () => {
-  it('the chunk of its term and the summaries of the page only (the root comes with the manifest); each file once', async () => {
+  it('the root, the chunk of its term and the summaries of the page only; each file once', async () => {
     const skills = Array.from({ length: 200 }, (_, i) =>
       makeSkill(i, { name: `alpha${i} tool`, description: `beta${i} gamma`, body: `delta${i} ${'filler '.repeat(20)}`, stars: i }),
     );
@@ -533,7 +533,7 @@ describe('what a query loads', () => {
     const answer = await search(built.engine, { q: '"alpha7"', limit: '5' });
     expect(ids(answer)[0]).toBe('owner/skill-007');
     const names = built.loads.map((p) => p.split('/').pop()!);
-    expect(names.filter((n) => n.startsWith('r.'))).toHaveLength(0);
+    expect(names.filter((n) => n.startsWith('r.'))).toHaveLength(1);
     expect(names.filter((n) => n.startsWith('t.')).length).toBeLessThanOrEqual(2);
     expect(names.filter((n) => /^[qf]\./.test(n))).toEqual([]);
     expect(new Set(built.loads).size).toBe(built.loads.length);
@@ -548,87 +548,26 @@ describe('what a query loads', () => {
     expect(built.loads).toEqual([]);
   });
 
-  it('a first page reads its rows from the top file of its term, not from one shard per result', async () => {
-    // 60 documents hold `shared`; every fifth has it in its name, so the first page spreads over
-    // many shards of 4 documents.
-    const skills = Array.from({ length: 120 }, (_, i) =>
-      makeSkill(i, { name: i % 5 === 0 ? `shared tool ${i}` : `tool ${i}`, description: i % 2 === 0 ? 'a shared helper' : 'a helper', stars: 500 - i }),
-    );
-    const built = await buildIndex(skills, { shardSize: 4 });
-    const cold = built.fresh();
-    built.loads.length = 0;
-    const answer = await search(cold, { q: 'shared' });
-    expect(answer.data).toHaveLength(20);
-    const names = built.loads.map((p) => p.split('/').pop()!);
-    expect(names.filter((n) => n.startsWith('m.'))).toHaveLength(1);
-    expect(names.filter((n) => n.startsWith('d.'))).toEqual([]);
-    // The same answer as an engine reading every row from the shards.
-    const noTops = await buildIndex(skills, { shardSize: 4, topMin: 1_000 });
-    expect(await search(noTops.engine, { q: 'shared' })).toEqual({ ...answer, meta: { ...answer.meta, took: expect.any(Number) } });
-    // The second page is past the top file: its rows come from shards.
-    built.loads.length = 0;
-    const second = await search(cold, { q: 'shared', page: '2' });
-    expect(second.data.map((r) => r.id)).toEqual((await search(noTops.engine, { q: 'shared', page: '2' })).data.map((r) => r.id));
-    expect(built.loads.some((p) => /\/d\./.test(p))).toBe(true);
-  });
-
-  it('a cold one-word search waits for two responses in a row: chunks with the postings pack, then the top file', async () => {
-    // 150 documents hold `shared`: its postings are long (a postings pack), its first page spreads over shards.
-    const skills = Array.from({ length: 150 }, (_, i) =>
-      makeSkill(i, { name: i % 3 === 0 ? `shared tool ${i}` : `tool ${i}`, description: 'a shared helper', stars: 1000 - i }),
-    );
-    const built = await buildIndex(skills, { shardSize: 4 });
-    const { createSearchEngine } = await import('../src/search/index.ts');
-    // A loader that answers only when told: the requests made before each answer form one wave.
-    let pending: Array<() => void> = [];
-    const waves: string[][] = [];
-    let wave: string[] = [];
-    const loader = (path: string): Promise<unknown> => {
-      wave.push(path.split('/').pop()!);
-      return new Promise((resolve) => pending.push(() => resolve(built.files.get(path))));
-    };
-    const engine = createSearchEngine(loader, built.manifest);
-    let done = false;
-    const answer = engine.search({ q: 'shared', page: 1, limit: 20 }).finally(() => (done = true));
-    for (let turns = 0; !done && turns < 100; turns++) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (pending.length === 0) continue;
-      waves.push(wave);
-      wave = [];
-      const answerAll = pending;
-      pending = [];
-      for (const release of answerAll) release();
-    }
-    expect((await answer).data).toHaveLength(20);
-    expect(waves.map((w) => [...new Set(w.map((n) => n[0]))].sort())).toEqual([['p', 't'], ['m']]);
-  });
-
   it('every file name carries a hash of its content; two builds are identical', async () => {
     const skills = Array.from({ length: 30 }, (_, i) => makeSkill(i, { name: `tool ${i}`, stars: i % 4 }));
     const a = await buildIndex(skills);
     const b = await buildIndex([...skills].reverse());
     expect([...b.files.keys()].sort()).toEqual([...a.files.keys()].sort());
     for (const [path, data] of a.files) expect(b.files.get(path)).toEqual(data);
-    for (const path of a.files.keys()) expect(path).toMatch(/^api\/v1\/skills\/_search\/[a-z]\.[0-9a-f]{16}(\.\d+){0,2}\.json$/);
+    for (const path of a.files.keys()) expect(path).toMatch(/^api\/v1\/skills\/_search\/[a-z]\.[0-9a-f]{16}(\.\d+)?\.json$/);
   });
 
   it('a search index of another format is a SERVER_ERROR naming both formats', async () => {
     const built = await buildIndex([makeSkill(0, { name: 'helm' })]);
     const root = built.manifest.search!.root;
     built.files.set(root, { ...(built.files.get(root) as object), format: 2 });
-    // The manifest's copy of the root is read first; an older manifest has none.
-    built.manifest.search = { root };
     try {
       await built.fresh().search(new URLSearchParams({ q: 'helm' }));
       expect.unreachable();
     } catch (error) {
       expect(isApiError(error) && error.code).toBe('SERVER_ERROR');
-      expect((error as Error).message).toMatch(/format 2; this runtime reads format 4: rebuild the output/);
+      expect((error as Error).message).toMatch(/format 2; this runtime reads format 3: rebuild the output/);
     }
-    // The same check applies to the manifest's copy.
-    const copy = { ...(built.files.get(root) as object), format: 3 } as NonNullable<typeof built.manifest.search>['index'];
-    built.manifest.search = { root, index: copy };
-    await expect(built.fresh().search(new URLSearchParams({ q: 'helm' }))).rejects.toThrow(/format 3; this runtime reads format 4/);
   });
 
   it('a missing index file is a SERVER_ERROR naming it, and a manifest without search is SERVER_ERROR', async () => {

@@ -7,13 +7,11 @@
  * Documents are numbered 0..n-1 in the order stars desc, updatedAt desc, id asc: the number
  * alone encodes ranking factors (3) and (4) and the final tie by id, and `stars ≥ X` is a prefix.
  *
- * - root `r.<hash>.json` (`SearchRoot`, path in `manifest.search.root`, and a copy of it in
- *   `manifest.search.index` so a cold search needs no request for it): document count, the first
- *   term and file of every term chunk, the postings packs, the summary shards, the filter files.
+ * - root `r.<hash>.json` (`SearchRoot`, path in `manifest.search.root`): document count, the
+ *   first term and file of every term chunk, the summary shards, the filter files.
  * - term chunk `t.<hash>.json` (`TermChunk`): a range of the sorted terms; per term its postings
- *   inline, or `=<df>` when they are long and live in a postings pack; and the positions packs of
- *   its terms. The root (format 4), not the chunk, lists the postings packs, so the runtime can
- *   fetch the pack of a query word together with its chunk instead of after it.
+ *   inline, or `=<df>` when they are long and live in a postings pack the chunk lists; and the
+ *   positions packs of its terms.
  * - postings pack `p.<hash>.json` (`TermPack`): long postings of a run of consecutive terms.
  * - positions pack `q.<hash>.json` (`TermPack`): where each term occurs (codec.ts positions), read
  *   only by phrase queries: either the whole positions of a run of consecutive terms, or one piece
@@ -30,14 +28,11 @@
  *   platform, or of `hasIndex` true.
  * - stars `s.<hash>.json` (`StarsFile`): distinct star counts with their document counts, for `minStars`.
  * - the root's `copies` (format 3): each exact copy with its original, so a copy ranks right below it.
- * - top file `m.<hash>.<c>.<i>.json` (`TopFile`, format 4): the summary rows of the best-ranked
- *   documents of term `i` of chunk `c`, for terms held by enough documents (tops.ts); a first page
- *   reads its rows there and only the rows it lacks from summary shards.
  */
 import { API_PREFIX } from '../paths.ts';
 
 /** Version of the search files; the runtime refuses another. */
-export const SEARCH_FORMAT = 4;
+export const SEARCH_FORMAT = 3;
 
 /** Folder of every search file. */
 export const SEARCH_DIR = `${API_PREFIX}/skills/_search`;
@@ -56,19 +51,8 @@ export interface SearchRoot {
   termFirst: string[];
   /** File name of each term chunk. */
   termFiles: string[];
-  /**
-   * Postings packs of every chunk (format 4): first term and file of each, sorted by first term.
-   * The long postings of a term are in the last pack whose first term is at most the term.
-   */
-  packs: Array<[string, string]>;
   /** Summary shards: `size` documents each, file `${prefix}.${i}`. */
   summaries: { size: number; prefix: string };
-  /**
-   * Top files (format 4, tops.ts): every term held by at least `min` documents has the summary
-   * rows of its first `size` documents by `topDocs` in file `${prefix}.${c}.${i}`, `c` its chunk's
-   * number in `termFiles`, `i` its index in that chunk.
-   */
-  tops: { size: number; min: number; prefix: string };
   /** Filter file names by key: `category/<slug>`, `platform/<id>`, `hasIndex`. A missing key is an empty set. */
   filters: Record<string, string>;
   /** Stars file name. */
@@ -87,6 +71,8 @@ export interface TermChunk {
   terms: string[];
   /** Per term: its postings (varint string), or `=<df>` when they are in a postings pack. */
   postings: string[];
+  /** Postings packs of this chunk: first term of each and its file. */
+  packs: Array<[string, string]>;
   /** Positions packs of the head stream (name and description) of this chunk's terms. */
   headPositions: PositionRefs;
   /** Positions packs of the body stream (content) of this chunk's terms. */
@@ -122,12 +108,6 @@ export type SummaryRow = [owner: string, repo: string, name: string, stars: numb
 
 export interface SummaryShard {
   docs: SummaryRow[];
-}
-
-/** A top file (`SearchRoot.tops`): the best documents of one term, increasing rank, and their rows. */
-export interface TopFile {
-  docs: number[];
-  rows: SummaryRow[];
 }
 
 /** Documents of one filter value: varint gaps (first from -1). */

@@ -26,9 +26,7 @@ import {
   type SummaryShard,
   type TermChunk,
   type TermPack,
-  type TopFile,
 } from './format.ts';
-import { topDocs } from './tops.ts';
 
 /** A term of the index: its document frequency and where it is. */
 export interface TermInfo {
@@ -64,10 +62,6 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
-function isNumberArray(value: unknown): value is number[] {
-  return Array.isArray(value) && value.every((v) => Number.isInteger(v));
-}
-
 function isPairs(value: unknown): value is Array<[string, string]> {
   return Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string');
 }
@@ -93,18 +87,12 @@ export class IndexReader {
   private readonly phrases = new Lru<Uint8Array>(MAX_VERIFIED_BYTES);
   private readonly states = new Lru<Uint8Array>(MAX_STATE_BYTES);
   private rootPromise: Promise<SearchRoot> | undefined;
-  private firsts: string[] | undefined;
-  private chunkNumbers: Map<string, number> | undefined;
-  /** Best documents of decoded postings (tops.ts `topDocs`), while the postings are kept. */
-  private readonly best = new WeakMap<Postings, Set<number>>();
 
   constructor(
     private readonly loader: Loader,
     private readonly rootPath: string,
     /** How loads under way are shared between concurrent requests (src/in-flight.ts). */
     private readonly inFlight: InFlight = 'shared',
-    /** The manifest's copy of the root (`manifest.search.index`), read instead of loading `rootPath`. */
-    private readonly inlineRoot?: unknown,
   ) {}
 
   /** A search file, shape-checked once (the checked value is what the LRU keeps). */
@@ -154,7 +142,7 @@ export class IndexReader {
   root(): Promise<SearchRoot> {
     if (this.rootPromise !== undefined) return this.rootPromise;
     const pending = (async () => {
-      const value = this.inlineRoot ?? (await this.loader(this.rootPath));
+      const value = await this.loader(this.rootPath);
       if (!isObject(value)) throw broken(this.rootPath);
       if (value.format !== SEARCH_FORMAT) {
         throw new ApiError(
@@ -168,12 +156,7 @@ export class IndexReader {
         !isStringArray(r.termFirst) ||
         !isStringArray(r.termFiles) ||
         r.termFirst.length !== r.termFiles.length ||
-        !isPairs(r.packs) ||
         !isObject(r.summaries) ||
-        !isObject(r.tops) ||
-        !Number.isInteger(r.tops.size) ||
-        !Number.isInteger(r.tops.min) ||
-        typeof r.tops.prefix !== 'string' ||
         !isObject(r.filters) ||
         typeof r.stars !== 'string' ||
         typeof r.copies !== 'string'
@@ -194,7 +177,7 @@ export class IndexReader {
 
   private chunk(file: string): Promise<TermChunk> {
     return this.file<TermChunk>(file, (c) =>
-      isStringArray(c.terms) && isStringArray(c.postings) && c.terms.length === c.postings.length && isPositionRefs(c.headPositions) && isPositionRefs(c.bodyPositions),
+      isStringArray(c.terms) && isStringArray(c.postings) && c.terms.length === c.postings.length && isPairs(c.packs) && isPositionRefs(c.headPositions) && isPositionRefs(c.bodyPositions),
     );
   }
 
@@ -212,41 +195,12 @@ export class IndexReader {
     return { term: chunk.terms[index]!, df: dfs[index]!, file, index };
   }
 
-  /** The term, when the index has it (its postings pack requested ahead: `expectPostings`). */
+  /** The term, when the index has it. */
   async lookup(term: string): Promise<TermInfo | undefined> {
     const root = await this.root();
     const file = root.termFiles[rangeIndex(root.termFirst, term)];
     if (file === undefined) return undefined;
-    this.expectPostings(root, term);
-    return this.found(await this.chunk(file), file, term);
-  }
-
-  /**
-   * Request the postings pack where `term`'s postings would be, were they long, together with
-   * its chunk (a query word is most often a common one): one round trip instead of two, at the
-   * cost of an unused pack when the term turns out short. Only ahead of a chunk not yet loaded:
-   * once it is, `postings` knows whether a pack is needed.
-   */
-  expectPostings(root: SearchRoot, term: string, prefix = false): void {
-    const file = root.termFiles[rangeIndex(root.termFirst, term)];
-    if (file === undefined || this.files.get(searchFilePath(file)) !== undefined) return;
-    const firsts = this.packFirsts(root);
-    const from = rangeIndex(firsts, term);
-    // A word that also matches the terms it begins: when a pack starts inside that range, the
-    // next pack holds some of them too (one more at most: a short prefix spans many packs).
-    const to = prefix ? Math.min(from + 1, rangeIndex(firsts, `${term}\uffff`)) : from;
-    for (let k = from; k <= to; k++) {
-      const pack = root.packs[k];
-      if (pack !== undefined) this.pack(pack[1]).catch(() => undefined);
-    }
-  }
-
-  /** First terms of the root's postings packs (computed once). */
-  private packFirsts(root: SearchRoot): string[] {
-    return (this.firsts ??= root.packs.map((p) => p[0]));
-  }
-
-  private found(chunk: TermChunk, file: string, term: string): TermInfo | undefined {
+    const chunk = await this.chunk(file);
     const index = sortedIndexOf(chunk.terms, term);
     return index < 0 ? undefined : this.info(chunk, file, index);
   }
@@ -271,7 +225,7 @@ export class IndexReader {
     if (hit !== undefined) return hit;
     const chunk = await this.chunk(info.file);
     let encoded = chunk.postings[info.index]!;
-    if (encoded.startsWith('=')) encoded = await this.packedPostings(await this.root(), info.term);
+    if (encoded.startsWith('=')) encoded = await this.packedPostings(chunk.packs, info.term);
     let postings: Postings;
     try {
       postings = decodePostings(encoded);
@@ -320,9 +274,10 @@ export class IndexReader {
     return table;
   }
 
-  /** Postings of `term` from the postings pack that holds them. */
-  private async packedPostings(root: SearchRoot, term: string): Promise<string> {
-    const name = root.packs[rangeIndex(this.packFirsts(root), term)]?.[1];
+  /** Postings of `term` from the postings pack of its chunk that holds them. */
+  private async packedPostings(packs: Array<[string, string]>, term: string): Promise<string> {
+    const firsts = packs.map((p) => p[0]);
+    const name = packs[rangeIndex(firsts, term)]?.[1];
     if (name === undefined) throw broken(`postings of ${JSON.stringify(term)}`);
     const pack = await this.pack(name);
     const index = sortedIndexOf(pack.terms, term);
@@ -330,80 +285,22 @@ export class IndexReader {
     return pack.data[index]!;
   }
 
-  /**
-   * The summary rows of `docs`. Rows not already loaded come from the top files (tops.ts) of
-   * `terms` (the terms the query matched through, with their postings) where one holds at least
-   * two of them, the rest from summary shards; all requested at once.
-   */
-  async summaries(docs: readonly number[], terms: ReadonlyArray<{ info: TermInfo; postings: Postings }> = []): Promise<Map<number, SummaryRow>> {
+  /** The summary rows of `docs`. */
+  async summaries(docs: readonly number[]): Promise<Map<number, SummaryRow>> {
     const root = await this.root();
     const { size, prefix } = root.summaries;
-    const shardOf = (d: number): string => `${prefix}.${Math.floor(d / size)}`;
-    const want = new Set(docs.filter((d) => this.files.get(searchFilePath(shardOf(d))) === undefined));
-    const tops = want.size === 0 ? [] : this.pickTops(root, terms, want);
-    const shardNames = [...new Set(docs.filter((d) => !tops.some((t) => t.docs.has(d))).map(shardOf))];
-    const [topFiles, shards] = await Promise.all([
-      Promise.all(tops.map((t) => this.file<TopFile>(t.name, (f) => isNumberArray(f.docs) && Array.isArray(f.rows) && f.docs.length === f.rows.length))),
-      Promise.all(shardNames.map((name) => this.file<SummaryShard>(name, (s) => Array.isArray(s.docs)))),
-    ]);
+    const shardNos = [...new Set(docs.map((d) => Math.floor(d / size)))];
+    const shards = await Promise.all(
+      shardNos.map((no) => this.file<SummaryShard>(`${prefix}.${no}`, (s) => Array.isArray(s.docs))),
+    );
     const rows = new Map<number, SummaryRow>();
-    const put = (d: number, row: SummaryRow | undefined, name: string): void => {
-      if (!Array.isArray(row) || row.length < 5) throw broken(`${name}.json`);
-      rows.set(d, row);
-    };
-    topFiles.forEach((file, k) => {
-      const { name, docs: expected } = tops[k]!;
-      if (file.docs.length !== expected.size || file.docs.some((d) => !expected.has(d))) throw broken(`${name}.json`);
-      file.docs.forEach((d, i) => put(d, file.rows[i], name));
-    });
     for (const d of docs) {
-      if (rows.has(d)) continue;
-      const name = shardOf(d);
-      put(d, shards[shardNames.indexOf(name)]?.docs[d % size], name);
+      const shard = shards[shardNos.indexOf(Math.floor(d / size))]!;
+      const row = shard.docs[d % size];
+      if (!Array.isArray(row) || row.length < 5) throw broken(`${prefix}.${Math.floor(d / size)}.json`);
+      rows.set(d, row);
     }
     return rows;
-  }
-
-  /**
-   * Top files to read rows of `want` from: those already loaded, then, greedily, the one holding
-   * most of the rest while it holds at least two (one row is cheaper in its shard).
-   */
-  private pickTops(root: SearchRoot, terms: ReadonlyArray<{ info: TermInfo; postings: Postings }>, want: Set<number>): Array<{ name: string; docs: Set<number> }> {
-    const { prefix, min, size } = root.tops;
-    const candidates = new Map<string, Set<number>>();
-    for (const { info, postings } of terms) {
-      if (info.df < min) continue;
-      const name = `${prefix}.${this.chunkNumber(root, info.file)}.${info.index}`;
-      if (candidates.has(name)) continue;
-      let best = this.best.get(postings);
-      if (best === undefined) this.best.set(postings, (best = new Set(topDocs(postings, size))));
-      candidates.set(name, best);
-    }
-    const left = new Set(want);
-    const chosen: Array<{ name: string; docs: Set<number> }> = [];
-    const take = (name: string, docs: Set<number>): void => {
-      chosen.push({ name, docs });
-      candidates.delete(name);
-      for (const d of docs) left.delete(d);
-    };
-    for (const [name, docs] of candidates) if (this.files.get(searchFilePath(name)) !== undefined && [...docs].some((d) => left.has(d))) take(name, docs);
-    for (;;) {
-      let pick: [string, Set<number>] | undefined;
-      let most = 1;
-      for (const [name, docs] of candidates) {
-        let n = 0;
-        for (const d of docs) if (left.has(d)) n++;
-        if (n > most) [pick, most] = [[name, docs], n];
-      }
-      if (pick === undefined) return chosen;
-      take(...pick);
-    }
-  }
-
-  /** Number of a chunk file in the root's `termFiles`. */
-  private chunkNumber(root: SearchRoot, file: string): number {
-    if (this.chunkNumbers === undefined) this.chunkNumbers = new Map(root.termFiles.map((f, i) => [f, i]));
-    return this.chunkNumbers.get(file)!;
   }
 
   /**

@@ -121,7 +121,7 @@ function now(): number {
  * the build wrote no search index or a file of it is missing.
  */
 export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight: InFlight = 'shared'): SearchEngine {
-  const reader = manifest.search === undefined ? undefined : new IndexReader(loader, manifest.search.root, inFlight, manifest.search.index);
+  const reader = manifest.search === undefined ? undefined : new IndexReader(loader, manifest.search.root, inFlight);
   const index = (): IndexReader => {
     if (reader === undefined) throw new ApiError('SERVER_ERROR', 'Search is not available: the search index was not built');
     return reader;
@@ -153,8 +153,7 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
       const total = matches.docs.length;
       const from = Math.min(total, (page - 1) * limit);
       const pageDocs = [...matches.docs.subarray(from, Math.min(total, from + limit))];
-      // The terms matched through: the page's rows are mostly in their top files (tops.ts).
-      const rows = await idx.summaries(pageDocs, matches.positive.flatMap((p) => p.plan.terms.filter((t) => t.words === undefined)));
+      const rows = await idx.summaries(pageDocs);
       const data = pageDocs.map((doc, k): SearchResult => {
         const [owner, repo, name, stars, description, full, quality] = rows.get(doc)!;
         const result: SearchResult = {

@@ -177,8 +177,6 @@ async function expandUncached(reader: IndexReader, clause: Clause): Promise<Term
     const info = await reader.lookup(term);
     return info === undefined ? [] : [{ info, kind: EXACT }];
   }
-  // The word's own postings are requested with the chunks the scans below load.
-  reader.expectPostings(await reader.root(), term, term.length >= IMPLICIT_PREFIX_MIN);
   if (mode === 'prefix') {
     // The prefix is what was asked for: every term it begins counts as written.
     const candidates = await reader.withPrefix(term);
