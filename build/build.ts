@@ -162,6 +162,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     return final;
   }, {
     reuse: incremental,
+    // The previous tree is all hard links into the new one (or gone): removing it is bookkeeping.
+    removeInBackground: incremental,
     beforeSwap: async () => {
       if (appended.length === 0) return;
       await writeChangeLog(options.contentDir, log, logBytes);
