@@ -13,7 +13,7 @@
  * when every input is older than `SETTLE_MS` when the build starts (a file changed again within
  * the file system's clock tick of the build reading it is the case left), otherwise the next build
  * reads everything as before. The output is compared by the identity of its folder and of its
- * manifest (device, inode, size, times): another build, a clean one included, replaces both; an
+ * manifest (device, inode, size, modification time): another build, a clean one included, replaces both; an
  * edit inside the tree by hand is not seen (a build without `--incremental` writes everything).
  *
  * The record lives in the build cache folder, one small file per content folder and output,
@@ -127,7 +127,9 @@ export function outputIdentity(out: string): string | undefined {
   const folder = lstatSync(out, { bigint: true, throwIfNoEntry: false });
   const manifest = lstatSync(join(out, ...MANIFEST_PATH.split('/')), { bigint: true, throwIfNoEntry: false });
   if (folder?.isDirectory() !== true || manifest?.isFile() !== true) return undefined;
-  const id = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  // No change time: the manifest is hard-linked into the next tree and unlinked from the old one
+  // by incremental builds, which changes it and not the bytes.
+  const id = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
   return `${resolve(out)}\0${id(folder)}\0${id(manifest)}`;
 }
 
