@@ -5,7 +5,8 @@
  * Output is deterministic: it depends only on the content, plus `builtAt` in the manifest when
  * `SOURCE_DATE_EPOCH` is set. `incremental` re-uses the build cache (build/build-cache.ts) for
  * skills whose input did not change, and hard-links output files whose bytes did not change; the
- * cache is written only after the new output was swapped in. The change log in the content
+ * cache is written only after the new output was swapped in; when nothing changed since the
+ * incremental build that wrote the output, nothing is read or written (build/up-to-date.ts). The change log in the content
  * folder gets this build's changes right before the swap (build/changes.ts).
  */
 import { readFileSync, realpathSync } from 'node:fs';
