@@ -94,10 +94,12 @@ export function stampInputs(root: string): InputStamp {
   const started = Date.now();
   const newest = { ms: 0 };
   const hash = createHash('sha256').update(`${FORMAT} ${VERSION}\0`);
-  hash.update(`root ${stampOf(root, { ms: 0 })}\0`);
+  // Folders by their listings and types, not their times: the build itself renames the change log
+  // into the content folder.
   for (const file of ['categories.json', 'platforms.json']) hash.update(`${file} ${stampOf(join(root, file), newest)}\0`);
   const skills = join(root, 'skills');
-  hash.update(`skills ${stampOf(skills, { ms: 0 })}\0`);
+  const skillsStats = lstatSync(skills, { throwIfNoEntry: false });
+  hash.update(`skills ${skillsStats === undefined ? '-' : skillsStats.isSymbolicLink() ? 'link' : skillsStats.isDirectory() ? 'folder' : 'file'}\0`);
   const owners = listing(skills);
   hash.update(`${owners.text}\0`);
   for (const owner of owners.folders) {

@@ -109,6 +109,21 @@ describe('an incremental build in which nothing changed', () => {
     expect(afterDamage.fromCache).toBe(0);
     expect(await identity(out)).not.toBe(settledOut);
 
+    // A removed skill folder (no stamped file is new): built again, the change log gets the
+    // removal, and the build after that, with nothing changed, writes nothing.
+    const [removedOwner] = (await import('node:fs/promises').then((fs) => fs.readdir(join(content, 'skills')))).sort();
+    const log = join(content, 'changes.ndjson');
+    const logBefore = await stat(log);
+    const beforeRemoval = await identity(out);
+    await rm(join(content, 'skills', removedOwner!), { recursive: true });
+    await incremental(out);
+    expect(await identity(out)).not.toBe(beforeRemoval);
+    expect((await stat(log)).mtimeMs).not.toBe(logBefore.mtimeMs); // the removal was logged
+    const afterRemoval = await identity(out);
+    await incremental(out);
+    expect(await identity(out)).toBe(afterRemoval);
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-removed'));
+
     // An edited SKILL.md: built again, equal to a clean build.
     const before = await identity(out);
     const skill = [...treeHashes(out).keys()].find((path) => path.startsWith('api/v1/skills/') && path.endsWith('/index.json'))!;
