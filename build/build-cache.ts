@@ -67,7 +67,7 @@ export function defaultCacheDir(): string {
 }
 
 /** The cache file of content folder `contentDir` (a real path) in `cacheDir`. */
-function cacheFile(cacheDir: string, contentDir: string): string {
+export function cacheFile(cacheDir: string, contentDir: string): string {
   return join(resolve(cacheDir), `content-${sha256(contentDir).slice(0, 16)}.ndjson`);
 }
 

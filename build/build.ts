@@ -5,10 +5,11 @@
  * Output is deterministic: it depends only on the content, plus `builtAt` in the manifest when
  * `SOURCE_DATE_EPOCH` is set. `incremental` re-uses the build cache (build/build-cache.ts) for
  * skills whose input did not change, and hard-links output files whose bytes did not change; the
- * cache is written only after the new output was swapped in. The change log in the content
+ * cache is written only after the new output was swapped in; when nothing changed since the
+ * incremental build that wrote the output, nothing is read or written (build/up-to-date.ts). The change log in the content
  * folder gets this build's changes right before the swap (build/changes.ts).
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Manifest } from '../src/manifest.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
@@ -25,6 +26,7 @@ import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
 import { writeSkillFiles } from './skill-output.ts';
 import { writeTree } from './write-tree.ts';
+import { buildKey, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
 
 /** Options of `runBuild`. */
 export interface BuildOptions {
@@ -106,6 +108,18 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     // The output is replaced as a whole and published: a cache there would be deleted or served.
     throw new Error(`the build cache folder ${cacheDir} must be outside the output ${out}`);
   }
+  // Nothing changed since the build that wrote this output (build/up-to-date.ts): answer from its
+  // record, reading no skill and touching nothing.
+  const check = incremental ? upToDateCheck(options, out, builtAt) : undefined;
+  if (check !== undefined) {
+    const report = upToDate(cacheDir, check.root, out, check.key, check.stamp);
+    if (report !== undefined) {
+      progress('nothing changed since the last build');
+      const manifest = JSON.parse(readFileSync(resolve(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Manifest;
+      const { folders, ...rest } = report;
+      return { ...rest, reused: report.files, fromCache: folders, manifest, ms: Math.round(performance.now() - started) };
+    }
+  }
   const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, { previous, quality: options.quality });
   // A damaged change log is never skippable: it is the history mirrors follow (build/changes.ts).
@@ -150,7 +164,16 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     };
     await writer.emit(MANIFEST_PATH, final);
     return final;
-  }, { reuse: incremental, beforeSwap: () => (appended.length === 0 ? undefined : writeChangeLog(options.contentDir, log, logBytes)) });
+  }, {
+    reuse: incremental,
+    // The previous tree is all hard links into the new one (or gone): removing it is bookkeeping.
+    removeInBackground: incremental,
+    beforeSwap: async () => {
+      if (appended.length === 0) return;
+      await writeChangeLog(options.contentDir, log, logBytes);
+      if (check !== undefined) check.log = stampLog(check.root);
+    },
+  });
   // After the swap: a build killed before this line leaves the older cache, which is keyed by
   // input hashes and so never wrong.
   if (incremental && cache !== undefined) {
@@ -159,6 +182,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     } catch {
       // The output is in place; without a cache the next build only loads everything again.
     }
+  }
+  if (check !== undefined) {
+    rememberBuild(cacheDir, check.root, out, check.key, check.stamp, check.log, {
+      skills: content.skills.length, skipped, problems, files: stats.files, bytes: stats.bytes, folders: fromCacheTotal(cache),
+    });
   }
   return {
     skills: content.skills.length,
@@ -171,6 +199,36 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     manifest,
     ms: Math.round(performance.now() - started),
   };
+}
+
+/** Skill folders a later build can re-use: every folder this load has a result of. */
+function fromCacheTotal(cache: { skills: ReadonlyMap<string, unknown> } | undefined): number {
+  return cache?.skills.size ?? 0;
+}
+
+/**
+ * What the no-change check of an incremental build needs, taken before anything is read: the
+ * content folder's real path, the key of the options and build code, and the inputs' stamps.
+ * Undefined when the content folder cannot be resolved (the build then reports it).
+ */
+function upToDateCheck(options: BuildOptions, out: string, builtAt: string | undefined): { root: string; key: string; stamp: InputStamp; log: string } | undefined {
+  let root: string;
+  try {
+    root = realpathSync.native(options.contentDir);
+  } catch {
+    return undefined;
+  }
+  const key = buildKey({
+    root,
+    out,
+    skipInvalid: options.skipInvalid === true,
+    site: options.site !== false,
+    base: normalizeBase(options.base),
+    quality: options.quality !== false,
+    builtAt: builtAt ?? null,
+  });
+  const stamp = stampInputs(root);
+  return { root, key, stamp, log: stamp.log };
 }
 
 /** The stored build cache of content folder `contentDir`, if any (a missing folder has none). */

@@ -222,3 +222,19 @@ describe('writeAtomically', () => {
     expect((await leftovers(out)).sort()).toEqual([basename(alive), basename(other)].sort());
   });
 });
+
+describe('removing the replaced output in the background', () => {
+  it('swaps at once and a detached remover removes the old tree; a trash folder whose remover is gone goes with the next build', async () => {
+    const out = await outDir();
+    await previousBuild(out);
+    // A trash folder of a remover that died (pid above Linux's pid_max), one of a live remover.
+    const orphan = join(dirname(out), `.trash-public-${2 ** 22 + 1}-abcdef`);
+    const busy = join(dirname(out), `.trash-public-${process.ppid}-abcdef`);
+    for (const dir of [orphan, busy]) await fs.mkdir(dir);
+    await writeAtomically(out, MARKER, async (w) => w.emit(MARKER, { format: 2 }), { removeInBackground: true });
+    expect([...(await readTree(out)).keys()]).toEqual([MARKER]);
+    // The replaced tree is gone once its remover is done (bounded wait); the orphan went with this build.
+    for (let i = 0; i < 200 && (await leftovers(out)).length > 1; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await leftovers(out)).toEqual([basename(busy)]);
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * The no-change check of `--incremental` (issue 26): a build whose inputs, options and build code
+ * are those of the build that wrote the current output, and whose output is still the folder that
+ * build swapped in, would write the same bytes again; it is answered from a small record instead,
+ * without reading a SKILL.md or touching the output.
+ *
+ * Inputs are compared by their file-system stamps, not their bytes (reading and hashing 100k
+ * SKILL.md files takes longer than the whole check may): every file the load reads or looks at
+ * (categories.json, platforms.json, the change log, and per skill folder SKILL.md, skill.json,
+ * stats.json, `.claude-plugin` and its marketplace.json) by device, inode, type, size, and
+ * modification and change times (to a fraction of a microsecond), plus the listing of `skills/` and of every owner
+ * folder. A write that keeps size and both times cannot be told apart; so a record is only kept
+ * when every input is older than `SETTLE_MS` when the build starts (a file changed again within
+ * the file system's clock tick of the build reading it is the case left), otherwise the next build
+ * reads everything as before. The output is compared by the identity of its folder and of its
+ * manifest (device, inode, size, modification time): another build, a clean one included, replaces both; an
+ * edit inside the tree by hand is not seen (a build without `--incremental` writes everything).
+ *
+ * The record lives in the build cache folder, one small file per content folder and output,
+ * replaced atomically after the build cache, whose stamp it holds; any doubt (missing, unreadable,
+ * another version, a build cache replaced or damaged since) means "build".
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MANIFEST_PATH } from '../src/paths.ts';
+import { cacheFile } from './build-cache.ts';
+import { CHANGE_LOG_FILE } from './changes.ts';
+import type { Problem } from './model.ts';
+import { GENERATOR } from './package-info.ts';
+
+/** Inputs changed less than this long before the build started make its record untrusted. */
+const SETTLE_MS = 2000;
+const FORMAT = 'skills-api-up-to-date';
+const VERSION = 1;
+
+/** What a build reports that the record gives back when nothing changed. */
+export interface UpToDateReport {
+  skills: number;
+  skipped: string[];
+  problems: Problem[];
+  files: number;
+  bytes: number;
+  /** Skill folders the build had a result of (all of them come from the cache next time). */
+  folders: number;
+}
+
+/** The stamps of one content folder's inputs, taken before the build reads them. */
+export interface InputStamp {
+  /** SHA-256 of every stamp but the change log's. */
+  inputs: string;
+  /** The change log's stamp (the build may append to it before the swap). */
+  log: string;
+  /** Whether every input was older than `SETTLE_MS` when stamped. */
+  settled: boolean;
+}
+
+interface UpToDateRecord {
+  format: string;
+  version: number;
+  key: string;
+  inputs: string;
+  log: string;
+  output: string;
+  /** The build cache file as this build left it: a cache replaced or damaged since means build. */
+  cache: string;
+  report: UpToDateReport;
+}
+
+/** The stamp of one path: `-` when missing. */
+function stampOf(path: string, newest: { ms: number }): string {
+  const stats = lstatSync(path, { throwIfNoEntry: false });
+  if (stats === undefined) return '-';
+  if (stats.ctimeMs > newest.ms) newest.ms = stats.ctimeMs;
+  if (stats.mtimeMs > newest.ms) newest.ms = stats.mtimeMs;
+  return `${stats.dev}:${stats.ino}:${stats.mode}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
+/** Names in folder `path` with their types, sorted; `-` when it cannot be listed. */
+function listing(path: string): { text: string; folders: string[] } {
+  try {
+    const entries = readdirSync(path, { withFileTypes: true }).map((e) => [e.name, e.isSymbolicLink() ? 'l' : e.isDirectory() ? 'd' : 'f'] as const);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return { text: entries.map(([name, type]) => `${name}/${type}`).join('\0'), folders: entries.filter(([, t]) => t === 'd').map(([name]) => name) };
+  } catch {
+    return { text: '-', folders: [] };
+  }
+}
+
+/** Stamp the inputs of content folder `root` (a real path). */
+export function stampInputs(root: string): InputStamp {
+  const started = Date.now();
+  const newest = { ms: 0 };
+  const hash = createHash('sha256').update(`${FORMAT} ${VERSION}\0`);
+  // Folders by their listings and types, not their times: the build itself renames the change log
+  // into the content folder.
+  for (const file of ['categories.json', 'platforms.json']) hash.update(`${file} ${stampOf(join(root, file), newest)}\0`);
+  const skills = join(root, 'skills');
+  const skillsStats = lstatSync(skills, { throwIfNoEntry: false });
+  hash.update(`skills ${skillsStats === undefined ? '-' : skillsStats.isSymbolicLink() ? 'link' : skillsStats.isDirectory() ? 'folder' : 'file'}\0`);
+  const owners = listing(skills);
+  hash.update(`${owners.text}\0`);
+  for (const owner of owners.folders) {
+    const ownerDir = join(skills, owner);
+    const repos = listing(ownerDir);
+    hash.update(`${owner}\0${repos.text}\0`);
+    for (const repo of repos.folders) {
+      const dir = join(ownerDir, repo);
+      for (const name of ['SKILL.md', 'skill.json', 'stats.json']) hash.update(`${stampOf(join(dir, name), newest)}\0`);
+      const plugin = stampOf(join(dir, '.claude-plugin'), newest);
+      // Its marketplace.json only counts inside a folder that is there.
+      hash.update(`${plugin}\0${plugin === '-' ? '' : stampOf(join(dir, '.claude-plugin', 'marketplace.json'), newest)}\0`);
+    }
+  }
+  const logNewest = { ms: 0 };
+  const log = stampOf(join(root, CHANGE_LOG_FILE), logNewest);
+  return { inputs: hash.digest('hex'), log, settled: newest.ms < started - SETTLE_MS && logNewest.ms < started - SETTLE_MS };
+}
+
+/** The change log's stamp now (after the build appended to it). */
+export function stampLog(root: string): string {
+  return stampOf(join(root, CHANGE_LOG_FILE), { ms: 0 });
+}
+
+/** The identity of output `out`: its folder and its manifest; undefined when either is missing. */
+export function outputIdentity(out: string): string | undefined {
+  const folder = lstatSync(out, { bigint: true, throwIfNoEntry: false });
+  const manifest = lstatSync(join(out, ...MANIFEST_PATH.split('/')), { bigint: true, throwIfNoEntry: false });
+  if (folder?.isDirectory() !== true || manifest?.isFile() !== true) return undefined;
+  // No change time: the manifest is hard-linked into the next tree and unlinked from the old one
+  // by incremental builds, which changes it and not the bytes.
+  const id = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
+  return `${resolve(out)}\0${id(folder)}\0${id(manifest)}`;
+}
+
+/** The record file of content folder `root` built into `out`. */
+function recordFile(cacheDir: string, root: string, out: string): string {
+  return join(resolve(cacheDir), `up-to-date-${sha256(`${root}\0${resolve(out)}`).slice(0, 16)}.json`);
+}
+
+/**
+ * The key of everything besides the inputs that decides the output: the options given (already
+ * normalized by the caller), the generator, and the build code with its dependencies' versions.
+ */
+export function buildKey(options: Record<string, unknown>): string {
+  return sha256(JSON.stringify({ options, generator: GENERATOR, code: codeHash() }));
+}
+
+/**
+ * The report of the build that wrote `out`, when nothing it depends on changed since (see the
+ * module comment); undefined means build.
+ */
+export function upToDate(cacheDir: string, root: string, out: string, key: string, stamp: InputStamp): UpToDateReport | undefined {
+  let record: UpToDateRecord;
+  try {
+    record = JSON.parse(readFileSync(recordFile(cacheDir, root, out), 'utf8')) as UpToDateRecord;
+  } catch {
+    return undefined;
+  }
+  if (record.format !== FORMAT || record.version !== VERSION || record.key !== key) return undefined;
+  if (record.inputs !== stamp.inputs || record.log !== stamp.log) return undefined;
+  const output = outputIdentity(out);
+  if (output === undefined || record.output !== output) return undefined;
+  if (record.cache !== stampOf(cacheFile(cacheDir, root), { ms: 0 })) return undefined;
+  return record.report;
+}
+
+/**
+ * Remember that `out` (just swapped in) is the build of the inputs stamped `stamp` with `key`.
+ * An unsettled stamp removes the record instead. Never throws: without a record the next build
+ * only does the work again.
+ */
+export function rememberBuild(cacheDir: string, root: string, out: string, key: string, stamp: InputStamp, log: string, report: UpToDateReport): void {
+  const file = recordFile(cacheDir, root, out);
+  try {
+    const output = outputIdentity(out);
+    const cache = stampOf(cacheFile(cacheDir, root), { ms: 0 });
+    if (!stamp.settled || output === undefined || cache === '-') {
+      rmSync(file, { force: true });
+      return;
+    }
+    const record: UpToDateRecord = { format: FORMAT, version: VERSION, key, inputs: stamp.inputs, log, output, cache, report };
+    mkdirSync(dirname(file), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(record));
+    renameSync(temporary, file);
+  } catch {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // Nothing left to do: a stale record cannot match the new output's identity anyway.
+    }
+  }
+}
+
+let code: string | undefined;
+
+/**
+ * SHA-256 of the build and runtime code (every file under `build/` and `src/`, `.ts` in a clone,
+ * `.js` in the package) and of the versions of the runtime dependencies, so a changed build never
+ * answers from a record of the old one.
+ */
+function codeHash(): string {
+  if (code !== undefined) return code;
+  const hash = createHash('sha256');
+  const here = dirname(fileURLToPath(import.meta.url));
+  try {
+    for (const folder of ['.', '../src'].map((f) => resolve(here, f))) {
+      const files = (readdirSync(folder, { recursive: true }) as string[]).filter((f) => /\.(ts|js|json)$/.test(f)).sort();
+      for (const file of files) hash.update(`${file}\0`).update(readFileSync(join(folder, file))).update('\0');
+    }
+    const require = createRequire(import.meta.url);
+    for (const dependency of ['yaml', 'zod', 'stemmer', 'spdx-correct', 'spdx-expression-parse', 'spdx-license-list']) {
+      let version = 'unknown';
+      try {
+        version = String((JSON.parse(readFileSync(require.resolve(`${dependency}/package.json`), 'utf8')) as { version?: unknown }).version);
+      } catch {
+        // A dependency whose package.json is not exported: its name alone.
+      }
+      hash.update(`${dependency}@${version}\0`);
+    }
+    code = hash.digest('hex');
+  } catch {
+    // Sources not at hand (a bundled build): a value no record can match.
+    code = `unknown-${Date.now()}-${Math.random()}`;
+  }
+  return code;
+}
+
+function sha256(data: string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
