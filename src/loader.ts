@@ -33,18 +33,18 @@ export function fetchBytesLoader(baseUrl: string | URL, fetchImpl: typeof fetch 
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   return async (path) => {
     assertSafeBytesPath(path);
-    const url = new URL(path.split('/').map(encodeURIComponent).join('/'), base);
-    const response = await fetchImpl(url);
-    if (response.status === 404) {
-      await response.body?.cancel();
-      return undefined;
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new Error(`GET ${url.href} answered ${response.status}`);
-    }
-    return new Uint8Array(await response.arrayBuffer());
+    const response = await fetchFile(fetchImpl, new URL(path.split('/').map(encodeURIComponent).join('/'), base));
+    return response === undefined ? undefined : new Uint8Array(await response.arrayBuffer());
   };
+}
+
+/** GET `url`: the response when it is 2xx, undefined for a 404 (body discarded), else a rejection. */
+async function fetchFile(fetchImpl: typeof fetch, url: URL, init?: RequestInit): Promise<Response | undefined> {
+  const response = await fetchImpl(url, init);
+  if (response.ok) return response;
+  await response.body?.cancel();
+  if (response.status === 404) return undefined;
+  throw new Error(`GET ${url.href} answered ${response.status}`);
 }
 
 /**
@@ -68,17 +68,8 @@ export function fetchLoader(baseUrl: string | URL, fetchImpl: typeof fetch = glo
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   return async (path) => {
     assertSafePath(path);
-    const url = new URL(path, base);
-    const response = await fetchImpl(url, { headers: { accept: 'application/json' } });
-    if (response.status === 404) {
-      await response.body?.cancel();
-      return undefined;
-    }
-    if (!response.ok) {
-      await response.body?.cancel();
-      throw new Error(`GET ${url.href} answered ${response.status}`);
-    }
-    return await response.json();
+    const response = await fetchFile(fetchImpl, new URL(path, base), { headers: { accept: 'application/json' } });
+    return response === undefined ? undefined : await response.json();
   };
 }
 
