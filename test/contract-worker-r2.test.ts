@@ -10,46 +10,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runBuild } from '../build/build.ts';
-import { bundleWorker, startEdge, type RunningEdge } from '../scripts/dev-edge.ts';
+import { startEdge, type RunningEdge } from '../scripts/dev-edge.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
 import { mapLoader } from '../src/loader.ts';
 import type { Manifest } from '../src/manifest.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
-import { writeContractTree } from './contract/contract-data.ts';
 import { defineContractSuite } from './contract/suite.ts';
+import { edgeContractHost, readJsonTree, workerScript } from './helpers/edge-host.ts';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
-let script: Promise<string> | undefined;
-const workerScript = () => (script ??= bundleWorker());
-
-defineContractSuite('Cloudflare Worker over an R2 bucket in workerd', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'contract-worker-r2-'));
-  await writeContractTree(dir);
-  const edge = await startEdge({ dir, script: await workerScript(), r2: { prefix: 'directory/v1' } });
-  return {
-    fetch: (path, init) => {
-      // Compression is the platform's, not the API's (as in contract-worker.test.ts).
-      const headers = new Headers(init?.headers);
-      if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'identity');
-      return fetch(new URL(path, edge.url), { ...init, headers });
-    },
-    close: async () => {
-      await edge.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
-
-/** Every JSON file under `dir`, as the in-memory handler's tree (path → parsed JSON). */
-async function readTree(dir: string): Promise<Map<string, unknown>> {
-  const files = new Map<string, unknown>();
-  for (const entry of (await readdir(dir, { recursive: true })).sort()) {
-    if (!entry.endsWith('.json')) continue;
-    files.set(entry.split(/[\\/]/).join('/'), JSON.parse(await readFile(join(dir, entry), 'utf8')));
-  }
-  return files;
-}
+defineContractSuite('Cloudflare Worker over an R2 bucket in workerd', () => edgeContractHost('contract-worker-r2', { r2: { prefix: 'directory/v1' } }));
 
 /** The body with the search duration (`meta.took`) left out: the only part that may differ. */
 function comparable(text: string): unknown {
@@ -68,7 +39,7 @@ describe('edge Worker over the sample build in R2', () => {
   beforeAll(async () => {
     tmp = await mkdtemp(join(tmpdir(), 'edge-r2-'));
     await runBuild({ contentDir: 'content', outDir: join(tmp, 'a'), sourceDateEpoch: '1700000000' });
-    const files = await readTree(join(tmp, 'a'));
+    const files = await readJsonTree(join(tmp, 'a'));
     manifest = files.get(MANIFEST_PATH) as Manifest;
     memory = createHandler(mapLoader(files));
     // Every request looks for a new manifest, so the redeploy below is seen at once.

@@ -5,58 +5,25 @@
  * ETag/304 and Cache-Control, immutable search index files, static files, JSON 404s, and the same
  * status and body as the in-memory handler for the canonical URLs of the real sample build.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runBuild } from '../build/build.ts';
-import { bundleWorker, edgeConfig, readWranglerConfig, startEdge, type RunningEdge } from '../scripts/dev-edge.ts';
+import { edgeConfig, readWranglerConfig, startEdge, type RunningEdge } from '../scripts/dev-edge.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
 import { strongEtag } from '../src/http-cache.ts';
 import { mapLoader } from '../src/loader.ts';
 import type { Manifest } from '../src/manifest.ts';
 import { FORMAT_VERSION, MANIFEST_PATH, ORDERS, SORTS } from '../src/paths.ts';
-import { writeContractTree } from './contract/contract-data.ts';
 import { defineContractSuite } from './contract/suite.ts';
+import { edgeContractHost, readJsonTree, workerScript } from './helpers/edge-host.ts';
 
 // Every request crosses miniflare's entry, router and assets Workers inside workerd (a few ms
 // each on a busy machine), and the suite sends thousands: more time than the default per test.
 vi.setConfig({ testTimeout: 120_000 });
 
-/** One bundle for both Workers of this file. */
-let script: Promise<string> | undefined;
-const workerScript = () => (script ??= bundleWorker());
-
-defineContractSuite('Cloudflare Worker in workerd', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'contract-worker-'));
-  await writeContractTree(dir);
-  const edge = await startEdge({ dir, script: await workerScript() });
-  return {
-    fetch: (path, init) => {
-      // Compression is the platform's (Cloudflare compresses at its edge; miniflare imitates it
-      // on every answer), not the API's: the suite asks for plain bodies and runs twice as fast.
-      // The tests below keep the default Accept-Encoding.
-      const headers = new Headers(init?.headers);
-      if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'identity');
-      return fetch(new URL(path, edge.url), { ...init, headers });
-    },
-    close: async () => {
-      await edge.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-});
-
-/** Every JSON file under `dir`, as the in-memory handler's tree (path → parsed JSON). */
-async function readTree(dir: string): Promise<Map<string, unknown>> {
-  const files = new Map<string, unknown>();
-  for (const entry of (await readdir(dir, { recursive: true })).sort()) {
-    if (!entry.endsWith('.json')) continue;
-    const path = entry.split(/[\\/]/).join('/');
-    files.set(path, JSON.parse(await readFile(join(dir, entry), 'utf8')));
-  }
-  return files;
-}
+defineContractSuite('Cloudflare Worker in workerd', () => edgeContractHost('contract-worker'));
 
 async function put(dir: string, path: string, text: string): Promise<void> {
   await mkdir(dirname(join(dir, path)), { recursive: true });
@@ -82,7 +49,7 @@ describe('edge Worker over the sample build', () => {
     await put(out, 'hello.txt', 'hello from the assets\n');
     // A skill file without `data`: the handler's SERVER_ERROR for a broken build.
     await put(out, 'api/v1/skills/broken-owner/broken-repo/index.json', '{"nope":1}');
-    files = await readTree(out);
+    files = await readJsonTree(out);
     manifest = files.get(MANIFEST_PATH) as Manifest;
     memory = createHandler(mapLoader(files));
     edge = await startEdge({ dir: out, script: await workerScript() });
