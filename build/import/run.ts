@@ -253,21 +253,7 @@ async function readSource(
   const manifestFiles = manifestPaths(entries);
   // Entries by path: the lookups below are per skill, over trees of thousands of files.
   const byPath = new Map(entries.map((e) => [e.path, e]));
-  const manifestBlobs = await readBlobs(repo, manifestFiles.map((path) => byPath.get(path)!.oid), MAX_FILE_BYTES);
-  const manifests = new Map<string, unknown>();
-  for (const path of manifestFiles) {
-    const entry = byPath.get(path)!;
-    const blob = manifestBlobs.get(entry.oid);
-    if (entry.mode === '120000') manifests.set(path, 'is a symbolic link, not followed');
-    else if (blob?.bytes === undefined) manifests.set(path, `is larger than ${MAX_FILE_BYTES} bytes`);
-    else {
-      try {
-        manifests.set(path, JSON.parse(blob.bytes.toString('utf8')) as unknown);
-      } catch (error) {
-        manifests.set(path, `is not valid JSON: ${(error as Error).message}`);
-      }
-    }
-  }
+  const manifests = await readManifests(repo, manifestFiles, byPath);
   const discovered = discover({ entries, manifests });
   const skipped: ReportedSkill[] = discovered.passed.map((p) => ({ repository, path: p.path, status: 'skipped', reason: p.reason }));
   const include = spec.include === undefined ? undefined : picomatch(spec.include, { dot: true });
@@ -296,144 +282,188 @@ async function readSource(
   const platforms = IMPORT_PLATFORMS.filter((id) => facts.platforms.has(id));
   if (platforms.length === 0) throw new Error(`platforms.json of ${options.out} has neither ${IMPORT_PLATFORMS.join(' nor ')}: add them to import`);
 
+  const repositoryFacts: RepositoryFacts = { spec, options, repo, repository, github, owner, repoName, entries, byPath, skills, blobs, sizes, dates, meta, knownCategories, hints, profile, platforms, licenseFiles };
   const pending: Pending[] = [];
   /** Front matter names by skill folder: a nested skill that repeats its parent's is a copy. */
   const names = new Map<string, string>();
   for (const skill of skills) {
-    const blob = blobs.get(skill.entry.oid);
-    const skip = (reason: string): void => void skipped.push({ repository, path: skill.entry.path, status: 'skipped', reason });
-    if (blob?.bytes === undefined) {
-      skip(`SKILL.md is larger than ${MAX_FILE_BYTES} bytes`);
-      continue;
-    }
-    let text: string;
-    try {
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(blob.bytes);
-    } catch {
-      skip('SKILL.md is not valid UTF-8');
-      continue;
-    }
-    let front;
-    try {
-      front = parseFrontMatter(text);
-    } catch (error) {
-      if (!(error instanceof FrontMatterError)) throw error;
-      skip(`SKILL.md → ${error.message}`);
-      continue;
-    }
-    const metadata = front.data.metadata;
-    if (options.includeInternal !== true && typeof metadata === 'object' && metadata !== null && (metadata as Record<string, unknown>).internal === true) {
-      skip('metadata.internal: true (pass --include-internal to import it)');
-      continue;
-    }
-    const notOwn = nestedSkillProblem(skill, front, skill.parent === undefined ? undefined : names.get(skill.parent));
-    if (notOwn !== undefined) {
-      skip(notOwn);
-      continue;
-    }
-    names.set(skill.path, front.name);
-    const folderName = skill.path === '.' ? repoName : basename(skill.path);
-    const segment = idSegment(folderName);
-    if (segment === undefined) {
-      skip(`folder name ${JSON.stringify(folderName)} cannot make an id`);
-      continue;
-    }
-    const override = spec.categories?.[skill.path] ?? spec.categories?.[folderName];
-    const unknownOverride = override?.find((slug) => !knownCategories.has(slug));
-    if (unknownOverride !== undefined) {
-      skip(`sources file → categories.${folderName}: unknown category ${JSON.stringify(unknownOverride)}`);
-      continue;
-    }
-    const categories = categoriesFor({
-      override,
-      labels: [...(skill.plugin?.labels ?? []), ...frontMatterLabels(front.data)],
-      hints: hints.get(skill.path),
-      name: front.name,
-      description: front.description,
-      body: front.body,
-      profile,
-      known: knownCategories,
-    });
-    const folderDate = dates.get(skill.path) ?? { created: repo.committedAt, updated: repo.committedAt };
-    const licenseFile = (path: string | undefined): { path: string; text: string } | undefined =>
-      path === undefined ? undefined : { path, text: blobs.get(byPath.get(path)!.oid)?.bytes?.toString('utf8') ?? '' };
-    const { license, by: licenseBy } = licenseFor({
-      folderFile: licenseFile(licenseFiles.get(skill.path)?.own),
-      frontMatter: front.data.license,
-      aboveFile: licenseFile(licenseFiles.get(skill.path)?.above),
-      github: meta?.license,
-    });
-    const plugin = skill.plugin === undefined ? undefined : { name: oneLine(skill.plugin.name), marketplace: oneLine(skill.plugin.marketplace) };
-    const commands = installCommands({
-      github,
-      repositoryUrl: repository,
-      path: skill.path,
-      name: front.name,
-      plugin,
-      openai: openaiLayout(skill, byPath),
-      ref: meta?.defaultBranch ?? repo.branch ?? repo.commit,
-    });
-    const key = `${repository}#${skill.path}`;
-    const selected = selectSkillFiles(skill.path, entries, sizes, skills.map((s) => s.path));
-    const executables = scriptsOf(skill.path, entries);
-    const source = {
-      repository,
-      path: skill.path,
-      commit: repo.commit,
-      ...(plugin === undefined ? {} : { plugin }),
-      ...(executables.length === 0 ? {} : { executables }),
-    };
-    pending.push({
-      key,
-      repository,
-      github,
-      owner,
-      segment,
-      context: idSegment(`${segment}-${skill.plugin?.name ?? repoName}`) ?? `${segment}-2`,
-      folder: skill.path,
-      skillMd: blob.bytes,
-      repo,
-      files: selected,
-      stars: meta?.stars,
-      plugin: skill.plugin,
-      report: {
-        repository,
-        path: skill.entry.path,
-        status: 'imported',
-        categories: categories.categories,
-        categoriesBy: categories.by,
-        ...(skill.parent === undefined ? {} : { parent: skill.parent }),
-        license,
-        licenseBy,
-        files: selected.kept.length,
-        bytes: selected.bytes,
-        ...(selected.leftOut.length === 0 ? {} : { leftOut: selected.leftOut }),
-      },
-      json: (previous) => {
-        // Without metadata the counts of the last import stay (a rate limit must not zero them).
-        const count = (field: 'stars' | 'forks' | 'watchers' | 'openIssues'): number => {
-          const value = meta?.[field] ?? previous?.json?.[field];
-          return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
-        };
-        return {
-          stars: count('stars'),
-          forks: count('forks'),
-          watchers: count('watchers'),
-          openIssues: count('openIssues'),
-          createdAt: folderDate.created,
-          updatedAt: folderDate.updated,
-          pushedAt: meta?.pushedAt ?? repo.committedAt,
-          author: authorOf(meta, owner, previous),
-          categories: categories.categories,
-          platforms: [...platforms],
-          license,
-          installCommands: Object.fromEntries(platforms.map((id) => [id, commands[id]])),
-          source,
-        };
-      },
-    });
+    const made = pendingSkill(skill, repositoryFacts, names);
+    if (typeof made === 'string') skipped.push({ repository, path: skill.entry.path, status: 'skipped', reason: made });
+    else pending.push(made);
   }
   return { repository, commit: repo.commit, pending, skipped };
+}
+
+/** The manifests of a repository by path: parsed JSON, or why one cannot be read. */
+async function readManifests(repo: Repository, manifestFiles: readonly string[], byPath: ReadonlyMap<string, TreeEntry>): Promise<Map<string, unknown>> {
+  const manifestBlobs = await readBlobs(repo, manifestFiles.map((path) => byPath.get(path)!.oid), MAX_FILE_BYTES);
+  const manifests = new Map<string, unknown>();
+  for (const path of manifestFiles) {
+    const entry = byPath.get(path)!;
+    const blob = manifestBlobs.get(entry.oid);
+    if (entry.mode === '120000') manifests.set(path, 'is a symbolic link, not followed');
+    else if (blob?.bytes === undefined) manifests.set(path, `is larger than ${MAX_FILE_BYTES} bytes`);
+    else {
+      try {
+        manifests.set(path, JSON.parse(blob.bytes.toString('utf8')) as unknown);
+      } catch (error) {
+        manifests.set(path, `is not valid JSON: ${(error as Error).message}`);
+      }
+    }
+  }
+  return manifests;
+}
+
+/** What every skill of one repository is read against (readSource gathers it once). */
+interface RepositoryFacts {
+  spec: SourceSpec;
+  options: ImportOptions;
+  repo: Repository;
+  /** The repository's canonical URL. */
+  repository: string;
+  /** `owner/repo` on GitHub, when it is there. */
+  github: string | undefined;
+  owner: string;
+  repoName: string;
+  entries: readonly TreeEntry[];
+  byPath: ReadonlyMap<string, TreeEntry>;
+  /** The skills found and kept by the sources file's include and exclude. */
+  skills: readonly FoundSkill[];
+  blobs: Awaited<ReturnType<typeof readBlobs>>;
+  sizes: ReadonlyMap<string, number>;
+  dates: Awaited<ReturnType<typeof folderDates>>;
+  meta: RepoMeta | undefined;
+  knownCategories: ReadonlySet<string>;
+  hints: ReturnType<typeof catalogHints>;
+  profile: ReturnType<typeof profileOfSkills>;
+  platforms: readonly (typeof IMPORT_PLATFORMS)[number][];
+  licenseFiles: ReadonlyMap<string, { own?: string; above?: string }>;
+}
+
+/** One skill ready to write, or why it is skipped. */
+function pendingSkill(skill: FoundSkill, facts: RepositoryFacts, names: Map<string, string>): Pending | string {
+  const { spec, options, repo, repository, github, owner, repoName, entries, byPath, skills, blobs, sizes, dates, meta, knownCategories, hints, profile, platforms, licenseFiles } = facts;
+  const read = readSkillMd(skill, blobs.get(skill.entry.oid)?.bytes, options, skill.parent === undefined ? undefined : names.get(skill.parent));
+  if (typeof read === 'string') return read;
+  const { bytes, front } = read;
+  names.set(skill.path, front.name);
+  const folderName = skill.path === '.' ? repoName : basename(skill.path);
+  const segment = idSegment(folderName);
+  if (segment === undefined) return `folder name ${JSON.stringify(folderName)} cannot make an id`;
+  const override = spec.categories?.[skill.path] ?? spec.categories?.[folderName];
+  const unknownOverride = override?.find((slug) => !knownCategories.has(slug));
+  if (unknownOverride !== undefined) return `sources file → categories.${folderName}: unknown category ${JSON.stringify(unknownOverride)}`;
+  const categories = categoriesFor({
+    override,
+    labels: [...(skill.plugin?.labels ?? []), ...frontMatterLabels(front.data)],
+    hints: hints.get(skill.path),
+    name: front.name,
+    description: front.description,
+    body: front.body,
+    profile,
+    known: knownCategories,
+  });
+  const folderDate = dates.get(skill.path) ?? { created: repo.committedAt, updated: repo.committedAt };
+  const licenseFile = (path: string | undefined): { path: string; text: string } | undefined =>
+    path === undefined ? undefined : { path, text: blobs.get(byPath.get(path)!.oid)?.bytes?.toString('utf8') ?? '' };
+  const { license, by: licenseBy } = licenseFor({
+    folderFile: licenseFile(licenseFiles.get(skill.path)?.own),
+    frontMatter: front.data.license,
+    aboveFile: licenseFile(licenseFiles.get(skill.path)?.above),
+    github: meta?.license,
+  });
+  const plugin = skill.plugin === undefined ? undefined : { name: oneLine(skill.plugin.name), marketplace: oneLine(skill.plugin.marketplace) };
+  const commands = installCommands({
+    github,
+    repositoryUrl: repository,
+    path: skill.path,
+    name: front.name,
+    plugin,
+    openai: openaiLayout(skill, byPath),
+    ref: meta?.defaultBranch ?? repo.branch ?? repo.commit,
+  });
+  const key = `${repository}#${skill.path}`;
+  const selected = selectSkillFiles(skill.path, entries, sizes, skills.map((s) => s.path));
+  const executables = scriptsOf(skill.path, entries);
+  const source = {
+    repository,
+    path: skill.path,
+    commit: repo.commit,
+    ...(plugin === undefined ? {} : { plugin }),
+    ...(executables.length === 0 ? {} : { executables }),
+  };
+  return {
+    key,
+    repository,
+    github,
+    owner,
+    segment,
+    context: idSegment(`${segment}-${skill.plugin?.name ?? repoName}`) ?? `${segment}-2`,
+    folder: skill.path,
+    skillMd: bytes,
+    repo,
+    files: selected,
+    stars: meta?.stars,
+    plugin: skill.plugin,
+    report: {
+      repository,
+      path: skill.entry.path,
+      status: 'imported',
+      categories: categories.categories,
+      categoriesBy: categories.by,
+      ...(skill.parent === undefined ? {} : { parent: skill.parent }),
+      license,
+      licenseBy,
+      files: selected.kept.length,
+      bytes: selected.bytes,
+      ...(selected.leftOut.length === 0 ? {} : { leftOut: selected.leftOut }),
+    },
+    json: (previous) => {
+      // Without metadata the counts of the last import stay (a rate limit must not zero them).
+      const count = (field: 'stars' | 'forks' | 'watchers' | 'openIssues'): number => {
+        const value = meta?.[field] ?? previous?.json?.[field];
+        return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+      };
+      return {
+        stars: count('stars'),
+        forks: count('forks'),
+        watchers: count('watchers'),
+        openIssues: count('openIssues'),
+        createdAt: folderDate.created,
+        updatedAt: folderDate.updated,
+        pushedAt: meta?.pushedAt ?? repo.committedAt,
+        author: authorOf(meta, owner, previous),
+        categories: categories.categories,
+        platforms: [...platforms],
+        license,
+        installCommands: Object.fromEntries(platforms.map((id) => [id, commands[id]])),
+        source,
+      };
+    },
+  };
+}
+
+/** A skill's SKILL.md read and checked as the build does, or why it is skipped. */
+function readSkillMd(skill: FoundSkill, bytes: Buffer | undefined, options: ImportOptions, parentName: string | undefined): { bytes: Buffer; front: ReturnType<typeof parseFrontMatter> } | string {
+  if (bytes === undefined) return `SKILL.md is larger than ${MAX_FILE_BYTES} bytes`;
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return 'SKILL.md is not valid UTF-8';
+  }
+  let front;
+  try {
+    front = parseFrontMatter(text);
+  } catch (error) {
+    if (!(error instanceof FrontMatterError)) throw error;
+    return `SKILL.md → ${error.message}`;
+  }
+  const metadata = front.data.metadata;
+  if (options.includeInternal !== true && typeof metadata === 'object' && metadata !== null && (metadata as Record<string, unknown>).internal === true) return 'metadata.internal: true (pass --include-internal to import it)';
+  const notOwn = nestedSkillProblem(skill, front, parentName);
+  if (notOwn !== undefined) return notOwn;
+  return { bytes, front };
 }
 
 /** The author: GitHub's owner login and avatar, else what the last import wrote, else the owner. */

@@ -74,12 +74,32 @@ interface SourceOptions {
 /** The package's version (package.json). */
 const VERSION = GENERATOR.version;
 
+/** What the commands share: where they write, how they print, and the source they read. */
+interface CliContext {
+  io: CliIo;
+  /** The source the last query opened, named in error messages. */
+  source: string;
+  print(text: string): void;
+  /** How readable output is styled and cut for the terminal. */
+  output(): OutputOptions;
+  /** Open the client of a command's source options, remembering the source for error messages. */
+  open(options: SourceOptions): Promise<SkillsClient>;
+}
+
 /** Run the CLI with `args` (after the program name); resolves the exit code. */
 export async function main(args: readonly string[], io: CliIo = process): Promise<number> {
-  const print = (text: string) => io.stdout.write(text);
-  // Lines are cut to a terminal's width; a pipe, or a terminal of unknown width (0), gets them whole.
-  const output = (): OutputOptions => ({ style: styleFor(io.stdout, io.env), width: io.stdout.isTTY === true && io.stdout.columns ? io.stdout.columns : undefined });
-  let source = 'the directory';
+  const cli: CliContext = {
+    io,
+    source: 'the directory',
+    print: (text) => io.stdout.write(text),
+    // Lines are cut to a terminal's width; a pipe, or a terminal of unknown width (0), gets them whole.
+    output: () => ({ style: styleFor(io.stdout, io.env), width: io.stdout.isTTY === true && io.stdout.columns ? io.stdout.columns : undefined }),
+    open: async (options) => {
+      const [client, name] = await openSource(options);
+      cli.source = name;
+      return client;
+    },
+  };
 
   const program = new Command('skills-api')
     .description('The Skills Directory API from a terminal: build, serve, bundle, search and browse skills, or serve them to an agent over MCP.')
@@ -92,13 +112,24 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
       `\nSources (search, show, list, categories, mcp): --url, --static-url, --bundle or --dir;\nby default ./${DEFAULT_BUNDLE} if it exists, else ./${DEFAULT_DIR} if it is a build output.`,
     );
 
-  /** Open the client of a command's source options, remembering the source for error messages. */
-  const open = async (options: SourceOptions): Promise<SkillsClient> => {
-    const [client, name] = await openSource(options);
-    source = name;
-    return client;
-  };
+  // The order of registration is the order of `--help`.
+  addQueryCommands(program, cli);
+  addBuildCommands(program, cli);
+  addServeCommands(program, cli);
+  addPublishCommands(program, cli);
+  addMcpCommand(program, cli);
 
+  try {
+    await program.parseAsync([...args], { from: 'user' });
+    return 0;
+  } catch (error) {
+    return report(error, cli.source, io);
+  }
+}
+
+
+/** search, show, list, categories: one query each through the typed client, printed readable or as JSON. */
+function addQueryCommands(program: Command, { io, print, output, open }: CliContext): void {
   withSource(program.command('search').description('search skills (query syntax: terms, "a phrase", name:term, -term, prefix*)'))
     .argument('<query...>', 'the search query (several words are joined with spaces)')
     .option('--category <slug>', 'only skills of this category')
@@ -168,7 +199,10 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
         print(o.json ? json(body) : formatCategory(body.data, output()));
       }
     });
+}
 
+/** build and bundle: the content folder into the static tree, and the tree into one offline file. */
+function addBuildCommands(program: Command, { io }: CliContext): void {
   withContent(program.command('build').description('build a content folder into the static tree (replaced only when the build succeeds)'))
     .option('--incremental', 're-use what did not change (build cache, hard links); same bytes as a clean build')
     .option('--cache-dir <dir>', 'build cache folder of --incremental (default node_modules/.cache/skills-api)')
@@ -200,7 +234,10 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
         await rm(temporary, { recursive: true, force: true });
       }
     });
+}
 
+/** serve, start, dev: the HTTP server over a build output (built first by start and dev). */
+function addServeCommands(program: Command, { io }: CliContext): void {
   withServer(
     program
       .command('serve')
@@ -249,7 +286,10 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
       until: untilSignal,
     });
   });
+}
 
+/** import and deploy: git repositories into the content folder, a build output into object storage. */
+function addPublishCommands(program: Command, { io }: CliContext): void {
   program
     .command('import')
     .description('import git repositories of skills into a content folder (then build it)')
@@ -289,9 +329,12 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
       });
       await deployCommand(dir, o, io);
     });
+}
 
+/** mcp: the directory to an agent over stdio (the optional MCP SDK loaded on use). */
+function addMcpCommand(program: Command, cli: CliContext): void {
   withSource(program.command('mcp').description('serve the directory to an AI agent over MCP (stdio): tools, resources, a prompt and its skills (the Skills Extension)'), false).action(async (o: SourceOptions) => {
-    const client = await open(o);
+    const client = await cli.open(o);
     const { serveMcpStdio } = await import('./mcp.ts').catch((error: NodeJS.ErrnoException) => {
       // The MCP SDK is an optional peer dependency: a client-only install does not pull it in.
       if (error.code === 'ERR_MODULE_NOT_FOUND' && error.message.includes('@modelcontextprotocol/sdk')) {
@@ -299,15 +342,8 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
       }
       throw error;
     });
-    await serveMcpStdio(client, VERSION, source);
+    await serveMcpStdio(client, VERSION, cli.source);
   });
-
-  try {
-    await program.parseAsync([...args], { from: 'user' });
-    return 0;
-  } catch (error) {
-    return report(error, source, io);
-  }
 }
 
 /** Add the source options (and `--json`) to a query command. */
