@@ -4,8 +4,6 @@
  * (an unknown field is reported, so a typo never silently drops data), counts are integers ≥ 0,
  * timestamps ISO 8601 UTC (normalized to `toISOString()` form so they compare as strings).
  * Checks that span several fields live in the `*Problems` functions below the schemas.
- * `quickSkillJson` and `quickStats` accept the common, valid per-skill files without zod (a
- * tenth of loading 10k skills) and leave anything else to the schemas, which word the problems.
  */
 import { z } from 'zod';
 import { DEFAULT_LOCALE, LOCALE_RE, SLUG_RE } from '../src/paths.ts';
@@ -239,97 +237,6 @@ export const StatsFile = z.strictObject(
   },
   { error: 'expected a JSON object' },
 );
-
-/** Keys of skill.json in schema order, and which of them are optional. */
-const SKILL_JSON_KEYS = new Set(Object.keys(skillJsonSchema({}).shape));
-const STATS_KEYS = new Set(['views', 'installs', 'favorites', 'starHistory']);
-
-/**
- * The output of `skillJsonSchema(known)` for `raw`, computed without zod when `raw` is plainly
- * valid; undefined when anything is unusual or invalid (then the schema decides and words the
- * problems). Never accepts what the schema rejects, and gives the same output (key order too).
- */
-export function quickSkillJson(raw: unknown, known: KnownIds): SkillJson | undefined {
-  if (!isRecord(raw) || !Object.keys(raw).every((key) => SKILL_JSON_KEYS.has(key))) return undefined;
-  // `source` (imported skills) is left to the schema.
-  if (Object.hasOwn(raw, 'source')) return undefined;
-  const { stars, forks, watchers, openIssues, createdAt, updatedAt, pushedAt, author, categories, platforms } = raw;
-  if (!isCount(stars) || !isCount(forks) || !isCount(watchers) || !isCount(openIssues)) return undefined;
-  const times = [createdAt, updatedAt, pushedAt].map((t) => (typeof t === 'string' && isUtcTimestamp(t) ? new Date(t).toISOString() : undefined));
-  if (times.includes(undefined)) return undefined;
-  if (!isRecord(author) || !Object.keys(author).every((key) => key === 'name' || key === 'avatar')) return undefined;
-  const authorName = text(author.name);
-  if (authorName === undefined || typeof author.avatar !== 'string' || !isHttpsUrl(author.avatar)) return undefined;
-  if (!isIdList(categories, known.categories) || !isIdList(platforms, known.platforms) || platforms.length === 0) return undefined;
-  if (categories.length > MAX_PER_SKILL || platforms.length > MAX_PER_SKILL) return undefined;
-  const out: SkillJson = {
-    stars,
-    forks,
-    watchers,
-    openIssues,
-    createdAt: times[0]!,
-    updatedAt: times[1]!,
-    pushedAt: times[2]!,
-    author: { name: authorName, avatar: author.avatar },
-    categories: [...categories],
-    platforms: [...platforms],
-  };
-  for (const key of ['name', 'description', 'license'] as const) {
-    if (!Object.hasOwn(raw, key)) continue;
-    const value = text(raw[key]);
-    if (value === undefined || (key === 'name' && value.length > MAX_NAME_LENGTH) || (key !== 'license' && !noBidi(value))) return undefined;
-    out[key] = value;
-  }
-  if (Object.hasOwn(raw, 'installCommands')) {
-    const commands = raw.installCommands;
-    if (!isRecord(commands)) return undefined;
-    const copy: Record<string, string> = {};
-    for (const id of Object.keys(commands)) {
-      const value = text(commands[id]);
-      // `__proto__` is left to the schema: a plain assignment here would set a prototype.
-      if (value === undefined || id === '__proto__' || !isOneLine(value)) return undefined;
-      copy[id] = value;
-    }
-    out.installCommands = copy;
-  }
-  return out;
-}
-
-/** Like `quickSkillJson`, for stats.json and `StatsFile`. */
-export function quickStats(raw: unknown): z.output<typeof StatsFile> | undefined {
-  if (!isRecord(raw) || !Object.keys(raw).every((key) => STATS_KEYS.has(key))) return undefined;
-  const { views, installs, favorites, starHistory } = raw;
-  if (!isCount(views) || !isCount(installs) || !isCount(favorites) || !Array.isArray(starHistory)) return undefined;
-  const history: { date: string; stars: number }[] = [];
-  for (const entry of starHistory as unknown[]) {
-    if (!isRecord(entry) || !Object.keys(entry).every((key) => key === 'date' || key === 'stars')) return undefined;
-    const { date, stars } = entry;
-    if (typeof date !== 'string' || !isCalendarDate(date) || !isCount(stars)) return undefined;
-    history.push({ date, stars });
-  }
-  return { views, installs, favorites, starHistory: history };
-}
-
-/** A plain JSON object (not null, not a list). */
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** What `Count` accepts: a safe integer ≥ 0. */
-function isCount(value: unknown): value is number {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-/** What `Text` makes of `value`: trimmed non-empty text, or undefined. */
-function text(value: unknown): string | undefined {
-  const trimmed = typeof value === 'string' ? value.trim() : '';
-  return trimmed === '' ? undefined : trimmed;
-}
-
-/** A list of strings, each in `known` when it is given. */
-function isIdList(value: unknown, known: ReadonlySet<string> | undefined): value is string[] {
-  return Array.isArray(value) && value.every((id) => typeof id === 'string' && (known === undefined || known.has(id)));
-}
 
 /** An own property of parsed JSON, or undefined. */
 function own(value: unknown, key: string): unknown {

@@ -25,8 +25,6 @@ import {
   StatsFile,
   categoriesProblems,
   platformsProblems,
-  quickSkillJson,
-  quickStats,
   skillJsonProblems,
   skillJsonSchema,
   statsProblems,
@@ -120,7 +118,6 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
     // One schema for every skill.json: building it (and zod's compiled fast path) per skill cost
     // more than validating.
     skillSchema: skillJsonSchema(known),
-    known,
     platforms: platforms?.platforms ?? [],
     previous,
     next: new Map(),
@@ -211,7 +208,7 @@ function loadJsonFile<T extends z.ZodType>(
 
 /**
  * Validate parsed JSON (undefined: nothing to validate), appending problems; the value only when
- * it has none. `quick` (see `quickSkillJson`) may answer for a plainly valid value instead of zod.
+ * it has none.
  */
 function validateJson<T extends z.ZodType>(
   file: string,
@@ -219,12 +216,10 @@ function validateJson<T extends z.ZodType>(
   schema: T,
   crossCheck: (file: string, raw: unknown) => Problem[],
   problems: Problem[],
-  quick?: (raw: unknown) => z.output<T> | undefined,
 ): z.output<T> | undefined {
   if (raw === undefined) return undefined;
   const found: Problem[] = [];
-  const data = quick?.(raw);
-  const parsed = data !== undefined ? { success: true as const, data } : schema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) found.push(...zodProblems(file, parsed.error, raw));
   found.push(...crossCheck(file, raw));
   problems.push(...found);
@@ -343,7 +338,6 @@ interface SkillContext {
   /** The content folder's real path. */
   root: string;
   skillSchema: ReturnType<typeof skillJsonSchema>;
-  known: KnownIds;
   platforms: readonly PlatformDef[];
   /** The earlier load's results by folder, when they can be re-used (same content folder and shared inputs). */
   previous: ReadonlyMap<string, CachedSkill<StoredRecord>> | undefined;
@@ -472,16 +466,9 @@ function evaluateSkill(
     }
   }
   const jsonFile = `${dir}/skill.json`;
-  const json: SkillJson | undefined = validateJson(
-    jsonFile,
-    jsonOf(jsonFile, jsonInput, true, problems),
-    context.skillSchema,
-    skillJsonProblems,
-    problems,
-    (raw) => quickSkillJson(raw, context.known),
-  );
+  const json: SkillJson | undefined = validateJson(jsonFile, jsonOf(jsonFile, jsonInput, true, problems), context.skillSchema, skillJsonProblems, problems);
   const statsFile = `${dir}/stats.json`;
-  const stats = validateJson(statsFile, jsonOf(statsFile, statsInput, false, problems), StatsFile, statsProblems, problems, quickStats);
+  const stats = validateJson(statsFile, jsonOf(statsFile, statsInput, false, problems), StatsFile, statsProblems, problems);
   // SKILL.md's own problems are reported above; the folder adds those of its other files.
   problems.push(...folder.problems.filter((p) => p.file !== skillFile));
 

@@ -5,8 +5,8 @@
  *
  * - front matter: `parseFrontMatter` (the `simpleMapping` fast path, `yaml` for the rest)
  *   against `parseYaml` (`yaml` alone) on every SKILL.md's block;
- * - skill.json and stats.json: `quickSkillJson`/`quickStats` (with the zod schema for what they
- *   leave) against the zod schema alone, on the parsed files (its `isDay` date check included);
+ * - timestamps of skill.json: `isUtcTimestamp` (its arithmetic `isDay` date check) against zod's
+ *   ISO check plus a Date round trip;
  * - query parameters: `ParamReader` (src/params.ts, what the runtime uses) against the zod
  *   schemas of src/query-schemas.ts on the same parameter sets, and the bytes each adds to a
  *   minified bundle (what a browser or a Worker downloads).
@@ -20,7 +20,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { loadContent } from '../build/load-content.ts';
 import { parseFrontMatter, parseYaml, simpleMapping } from '../build/front-matter.ts';
-import { isUtcTimestamp, quickSkillJson, quickStats, skillJsonSchema, StatsFile } from '../build/content-schemas.ts';
+import { isUtcTimestamp } from '../build/content-schemas.ts';
 import { z } from 'zod';
 import { readSearchQuery, readAutocompleteQuery } from '../src/search/index.ts';
 import { readListQuery } from '../src/lists.ts';
@@ -49,7 +49,6 @@ const manifest = {
   categories: [...new Set(loaded.content.categories.flatMap((c) => [c.slug, ...c.subcategories.map((s) => s.slug)]))],
   platforms: loaded.content.platforms.map((p) => p.id),
 };
-const known = { categories: new Set(manifest.categories), platforms: new Set(manifest.platforms) };
 
 const read = (path: string): string => readFileSync(join(content, path), 'utf8');
 const blocks = skills.map((s) => {
@@ -58,7 +57,6 @@ const blocks = skills.map((s) => {
 });
 const sources = skills.map((s) => read(join(s.dir, 'SKILL.md')));
 const skillJsons = skills.map((s) => JSON.parse(read(join(s.dir, 'skill.json'))) as unknown);
-const statsJsons = skills.flatMap((s) => (existsSync(join(content, s.dir, 'stats.json')) ? [JSON.parse(read(join(s.dir, 'stats.json'))) as unknown] : []));
 
 function median(fn: () => void): number {
   fn();
@@ -83,21 +81,6 @@ add(
   median(() => sources.forEach((s) => parseFrontMatter(s))),
   median(() => blocks.forEach((b) => parseYaml(b))),
   `ours: split + fast path (${fast.toLocaleString('en')} of them take it), library: \`yaml\` on the block alone`,
-);
-
-// skill.json and stats.json.
-const schema = skillJsonSchema(known);
-add(
-  `${skillJsons.length.toLocaleString('en')} skill.json`,
-  median(() => skillJsons.forEach((j) => quickSkillJson(j, known) ?? schema.safeParse(j))),
-  median(() => skillJsons.forEach((j) => schema.safeParse(j))),
-  `quick validator (${skillJsons.filter((j) => quickSkillJson(j, known) !== undefined).length.toLocaleString('en')} accepted) then zod, vs zod`,
-);
-add(
-  `${statsJsons.length.toLocaleString('en')} stats.json`,
-  median(() => statsJsons.forEach((j) => quickStats(j) ?? StatsFile.safeParse(j))),
-  median(() => statsJsons.forEach((j) => StatsFile.safeParse(j))),
-  'quick validator then zod, vs zod',
 );
 
 // Timestamps: the arithmetic day check (`isDay` inside `isUtcTimestamp`) against zod's ISO check
