@@ -86,6 +86,8 @@ interface Endpoint {
   query?: z.ZodObject;
   response: ResponseSpec;
   errors: readonly ErrorCode[];
+  /** Answered to POST instead of GET and HEAD (`/mcp`). */
+  post?: boolean;
 }
 
 /** Static files of the build that clients read directly: no route of the handler, documented here. */
@@ -134,6 +136,7 @@ function endpoints(): Endpoint[] {
       ...(hasQuery ? { query: zodQuery(e.query, 'openapi') } : {}),
       response: e.response,
       errors: e.errors,
+      ...(e.methods?.includes('POST') ? { post: true } : {}),
     };
   });
   return [...routes.filter((r) => !r.root), ...FILES, ...routes.filter((r) => r.root)];
@@ -166,6 +169,10 @@ function defaultsOf(name: string): Record<string, unknown> {
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const endpoint of endpoints()) {
+    if (endpoint.post === true) {
+      paths[endpoint.path] = postPath(endpoint);
+      continue;
+    }
     const get = operation(endpoint);
     const pathParameters = parametersOf(endpoint.pathParams, 'path', {});
     paths[endpoint.path] = {
@@ -302,6 +309,39 @@ function operation(endpoint: Endpoint): Record<string, unknown> {
   };
 }
 
+/**
+ * The path item of a route answered to POST (`/mcp`, MCP's Streamable HTTP transport): JSON-RPC
+ * in, JSON-RPC out, its own CORS preflight; GET and DELETE are 405 (a server without sessions).
+ */
+function postPath(endpoint: Endpoint): Record<string, unknown> {
+  const jsonRpc = { description: 'a JSON-RPC 2.0 message, or an array of them (a batch)', oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] };
+  const rpcError = (description: string): Record<string, unknown> => ({ description, content: json({ type: 'object', description: 'a JSON-RPC error without an id' }) });
+  return {
+    post: {
+      operationId: endpoint.operationId,
+      summary: endpoint.summary,
+      description: endpoint.description,
+      tags: [tagOf(endpoint)],
+      requestBody: { required: true, content: json(jsonRpc) },
+      responses: {
+        '200': { description: 'The JSON-RPC answer', content: successContent(endpoint.response) },
+        '202': { description: 'Accepted: the request held only notifications or responses; no body' },
+        '403': rpcError('A Host or Origin naming another machine, to a server listening on loopback only'),
+        '405': rpcError('Another method than POST: this MCP server keeps no sessions'),
+        '429': ref('RateLimited', 'responses'),
+        '501': { description: 'Error SERVER_ERROR: the MCP SDK, an optional peer dependency, is not installed', content: errorContent(['SERVER_ERROR']) },
+      },
+    },
+    options: {
+      operationId: `${endpoint.operationId}_options`,
+      summary: 'CORS preflight',
+      description: 'Browsers ask before a cross-origin POST: any origin may POST JSON-RPC with any request header.',
+      tags: [tagOf(endpoint)],
+      responses: { '204': { description: 'A CORS preflight: any origin may POST' } },
+    },
+  };
+}
+
 /** Operations are grouped by what they read. */
 const TAGS = [
   { name: 'skills', description: 'Skills: lists, one skill, its SKILL.md and statistics, search and autocomplete' },
@@ -309,9 +349,11 @@ const TAGS = [
   { name: 'changes', description: 'The change log that mirrors follow' },
   { name: 'files', description: 'Static files of the build that clients read directly' },
   { name: 'compatibility', description: 'Routes in the shape of clients people already run (not versioned)' },
+  { name: 'mcp', description: 'The directory to AI agents over the Model Context Protocol (Node server)' },
 ];
 
 function tagOf(endpoint: Endpoint): string {
+  if (endpoint.post === true) return 'mcp';
   if (endpoint.root) return 'compatibility';
   if (endpoint.path.endsWith('.json')) return 'files';
   // The first segment under /api/v1 names the resource an operation reads.

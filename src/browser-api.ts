@@ -7,7 +7,7 @@ import { createHandler, type Handler } from './handler.ts';
 import { withHostPolicy } from './host-policy.ts';
 import { cachedLoader, fetchBytesLoader, fetchLoader } from './loader.ts';
 import { MANIFEST_PATH } from './paths.ts';
-import { isHandlerPath, matchRoute, normalizeBasePath } from './route.ts';
+import { isHandlerRoute, matchRoute, normalizeBasePath } from './route.ts';
 
 /** Set by the site build (esbuild `define`, see build/site.ts); absent when this file is imported unbundled. */
 declare const __SKILLS_API_BASE__: string | undefined;
@@ -38,8 +38,9 @@ export function siteBasePath(): string {
  */
 export function isApiRequest(url: URL, origin: string, basePath: string): boolean {
   if (url.origin !== origin) return false;
-  if (!isHandlerPath(url.pathname, basePath)) return false;
-  return matchRoute(url.pathname, basePath) !== null || !url.pathname.endsWith('.json');
+  const route = matchRoute(url.pathname, basePath);
+  if (!isHandlerRoute(url.pathname, route, basePath)) return false;
+  return route !== null || !url.pathname.endsWith('.json');
 }
 
 /**

@@ -15,12 +15,13 @@
  * pattern, so `..`, `%2e%2e`, `%00` or `%2f` can never name a file. Runtime core: no Node
  * built-ins, no zod (responses are named, their zod schemas live in src/schemas.ts).
  */
-import type { ErrorCode } from './errors.ts';
+import { ApiError, type ErrorCode } from './errors.ts';
 import type { HandlerOptions } from './handler.ts';
 import type { Loader } from './loader.ts';
 import type { Manifest } from './manifest.ts';
 import { CHANGE_CURSOR_RE, START_CURSOR, cursorPosition } from './change-cursor.ts';
 import { readQuery, type PathParam, type QuerySpec, type ValuesOf } from './param-spec.ts';
+import { quote } from './params.ts';
 import { filePathProblem, skillArchivePath, skillFilePath } from './skill-files.ts';
 import {
   DEFAULT_LOCALE,
@@ -116,8 +117,16 @@ export interface Endpoint<P extends string = string, Q extends QuerySpec = Query
   readonly description: string;
   /** Costly to answer (a search): a busy host runs few at once (src/fair.ts). */
   readonly heavy?: boolean;
-  /** Not a method of the typed client (a compatibility route). */
+  /** Not a method of the typed client (a compatibility route, or one only some hosts answer). */
   readonly client?: false;
+  /** The methods the route answers when they are not GET and HEAD (OpenAPI describes those). */
+  readonly methods?: readonly 'POST'[];
+  /**
+   * Answered by a host that can run it, not by the runtime handler: the Node server answers `/mcp`
+   * with the MCP SDK's transport (src/node/mcp-http.ts). On every other host it is no route of the
+   * handler (`isHandlerPath` is false: a static host's own 404, 405 to POST).
+   */
+  readonly hosted?: true;
   /** The MCP tool of this route (src/node/mcp.ts). */
   readonly mcp?: {
     readonly tool: string;
@@ -426,7 +435,28 @@ export const ENDPOINTS = {
     heavy: true,
     client: false,
   }),
+  mcp: endpoint({
+    path: '/mcp',
+    pathParams: {},
+    query: {},
+    methods: ['POST'],
+    hosted: true,
+    answer: async () => notHosted,
+    response: { media: 'application/json', description: 'the JSON-RPC answer: a response, or an array of them for a batch' },
+    errors: ['RATE_LIMITED'],
+    summary: 'MCP over Streamable HTTP (Node server)',
+    description:
+      'The directory as MCP tools, resources, a prompt and skills (the Skills Extension), stateless: POST JSON-RPC messages, ' +
+      'each answered as JSON, never an event stream; GET and DELETE are 405 (no sessions). Answered by the Node server only; ' +
+      'a server listening on loopback refuses a Host or Origin naming another machine (403). docs/mcp.md.',
+    client: false,
+  }),
 };
+
+/** The answer of a hosted route where the host cannot run it: no endpoint there. */
+async function notHosted(context: AnswerContext): Promise<never> {
+  throw new ApiError('NOT_FOUND', `No endpoint at ${quote(context.url.pathname)}`);
+}
 
 /** The name of an endpoint (its OpenAPI operation and client method). */
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -119,9 +119,24 @@ export function shareRoute(request: Request, copy: Request): void {
 /**
  * Whether a URL pathname belongs to the runtime handler rather than to the static files: anything
  * under `<base>api/v1` (unknown paths there are the handler's 404), and the table's routes
- * outside it. Every host routes with this.
+ * outside it, except those a host answers itself (`hosted`, such as `/mcp`). Every host routes with this.
  */
 export function isHandlerPath(pathname: string, basePath = '/'): boolean {
+  return isHandlerRoute(pathname, matchRoute(pathname, basePath), basePath);
+}
+
+/** `isHandlerPath` for a host that matched the route of `pathname` already (`matchRoute`). */
+export function isHandlerRoute(pathname: string, route: RouteMatch | null, basePath = '/'): boolean {
   const prefix = `${normalizeBasePath(basePath)}${API_PREFIX}`;
-  return pathname === prefix || pathname.startsWith(`${prefix}/`) || matchRoute(pathname, basePath) !== null;
+  if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return true;
+  return route !== null && route.endpoint.hosted !== true;
+}
+
+/**
+ * Keep `route` (what `matchRoute` gave for the request's path under `basePath`) as the route of
+ * `request`, for a host that matched it before making the request: the host policy, the search
+ * limit and the handler then read it instead of parsing the path again.
+ */
+export function keepRoute(request: Request, route: RouteMatch | null, basePath = '/'): void {
+  parsed.set(request, { basePath, route });
 }

@@ -29,6 +29,7 @@ defineContractSuite('typed client → Node server', async () => {
   const client = createClient({ baseUrl: running.url });
   return {
     fetch: (path, init) => client.fetch(path, init),
+    hosted: ['mcp'],
     close: async () => {
       await running.close();
       await rm(dir, { recursive: true, force: true });

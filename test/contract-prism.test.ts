@@ -104,6 +104,7 @@ defineContractSuite('Node server, every GET also through the Prism validating pr
       }
       return fetch(new URL(path, server.url), init);
     },
+    hosted: ['mcp'],
     close: async () => {
       await prism.stop();
       await server.close();

@@ -15,6 +15,7 @@ defineContractSuite('Node server', async () => {
   const running = await startServer({ dir, host: '127.0.0.1' });
   return {
     fetch: (path, init) => fetch(new URL(path, running.url), init),
+    hosted: ['mcp'],
     close: async () => {
       await running.close();
       await rm(dir, { recursive: true, force: true });

@@ -22,10 +22,12 @@ import { buildToolsFixture, type ToolsFixture } from './helpers/tools-fixture.ts
 
 type Parameter = { name: string; in: string; required: boolean; schema: object };
 type Operation = { operationId: string; parameters?: Parameter[]; responses: Record<string, { $ref?: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }> };
-type PathItem = { parameters?: Parameter[]; get: Operation; head: Operation; options: Operation };
+type PathItem = { parameters?: Parameter[]; get: Operation; head: Operation; options: Operation; post?: Operation & { requestBody: { required: boolean; content: Record<string, unknown> } } };
 type Document = { openapi: string; paths: Record<string, PathItem>; components: { schemas: Record<string, unknown>; responses: Record<string, { content?: object; headers?: object }> } };
 
 const doc = openApiDocument() as unknown as Document;
+/** The paths answered to GET and HEAD: every one but the table's POST routes (`/mcp`). */
+const getPaths = Object.entries(doc.paths).filter(([, item]) => item.post === undefined);
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(doc, 'openapi.json');
 
@@ -94,7 +96,7 @@ describe('the document', () => {
   it('is OpenAPI 3.1 with the 11 endpoints and the change log, whose operationIds are the typed client methods, the served files and the compatibility route', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(doc).not.toHaveProperty('jsonSchemaDialect');
-    const operations = Object.fromEntries(Object.entries(doc.paths).map(([path, item]) => [path, item.get.operationId]));
+    const operations = Object.fromEntries(getPaths.map(([path, item]) => [path, item.get.operationId]));
     expect(operations).toEqual({
       '/api/v1/manifest.json': 'getManifest',
       '/api/v1/openapi.json': 'getOpenApi',
@@ -114,16 +116,26 @@ describe('the document', () => {
       '/api/v1/changes': 'listChanges',
     } satisfies Record<string, keyof SkillsClient | 'getManifest' | 'getOpenApi' | 'getQualityReport' | 'compatSearch'>);
     // Every path also answers HEAD (headers only) and a CORS preflight.
-    for (const item of Object.values(doc.paths)) {
+    for (const [, item] of getPaths) {
       expect(Object.keys(item.head.responses)).toEqual(Object.keys(item.get.responses));
       expect(Object.values(item.head.responses).every((r) => r.content === undefined)).toBe(true);
       expect(Object.keys(item.options.responses)).toEqual(['204', '405']);
     }
   });
 
+  it('lists /mcp from the endpoint table: POST of JSON-RPC, its own preflight, no GET', () => {
+    const mcp = doc.paths['/mcp']!;
+    expect(Object.keys(mcp)).toEqual(['post', 'options']);
+    expect(mcp.post!.operationId).toBe('mcp');
+    expect(mcp.post!.requestBody.required).toBe(true);
+    expect(Object.keys(mcp.post!.responses)).toEqual(['200', '202', '403', '405', '429', '501']);
+    expect(Object.keys(mcp.post!.responses['200']!.content!)).toEqual(['application/json']);
+    expect(Object.keys(mcp.options.responses)).toEqual(['204']);
+  });
+
   it('declares every path parameter as required, and the query parameters of each endpoint', () => {
     const query: Record<string, string[]> = {};
-    for (const [path, { get, parameters }] of Object.entries(doc.paths)) {
+    for (const [path, { get, parameters }] of getPaths) {
       const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       // Declared once on the path item, for every method.
       expect(parameters?.map((p) => [p.name, p.in, p.required]) ?? []).toEqual(inPath.map((name) => [name, 'path', true]));
@@ -151,7 +163,7 @@ describe('the document', () => {
   });
 
   it('documents the error body with its codes on every endpoint, and every schema compiles', () => {
-    for (const [path, { get }] of Object.entries(doc.paths)) {
+    for (const [path, { get }] of getPaths) {
       expect(Object.keys(get.responses)).toEqual(expect.arrayContaining(['200', '304', '414', '429', '431', '500']));
       // The 200 of a file or the archive is raw bytes, not JSON.
       for (const status of Object.keys(get.responses).filter((s) => s !== '304' && !(s === '200' && get.responses[s]!.content?.['application/json'] === undefined))) {
@@ -264,7 +276,7 @@ describe('real answers validate against the document', () => {
     const seen = new Set(ANSWERS.map(([url, status]) => `${templateOf(new URL(url, 'http://x').pathname)} ${status}`));
     // 304, 414, 429, 431 and 500 come from the host or a broken tree: checked below. The two
     // static files are read from the build output.
-    for (const [path, { get }] of Object.entries(doc.paths)) {
+    for (const [path, { get }] of getPaths) {
       if (path.endsWith('.json')) continue;
       for (const status of Object.keys(get.responses).filter((s) => !['304', '414', '429', '431', '500'].includes(s))) expect(seen).toContain(`${path} ${status}`);
     }

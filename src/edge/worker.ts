@@ -25,7 +25,7 @@ import { createHandler, type Handler } from '../handler.ts';
 import { jsonError, refusal, requestLine, withHostPolicy } from '../host-policy.ts';
 import { addVary, cacheControlFor, etagMatches, notModified } from '../http-cache.ts';
 import { cachedLoader, type BytesLoader, type Loader } from '../loader.ts';
-import { isHandlerPath, matchRoute } from '../route.ts';
+import { isHandlerRoute, keepRoute, matchRoute } from '../route.ts';
 import { assetsBytesLoader, assetsLoader, type AssetsBinding } from './assets-loader.ts';
 import { r2Files, r2Handler, type R2BucketLike } from './r2-loader.ts';
 
@@ -118,9 +118,12 @@ function encodable(response: Response): Response {
 /** The Worker's answer to `request` (see the routing above), before `encodable`. */
 async function answer(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
-  const api = isHandlerPath(url.pathname);
+  // The route is matched once: the host policy and the handler read it from the request.
+  const route = matchRoute(url.pathname);
+  keepRoute(request, route);
+  const api = isHandlerRoute(url.pathname, route);
   // A skill's own `.json` file is the handler's too (src/files.ts), as on the Node server.
-  if (api && !(url.pathname.endsWith('.json') && matchRoute(url.pathname)?.name !== 'getSkillFile')) return (await apiHandler(env))(request);
+  if (api && !(url.pathname.endsWith('.json') && route?.name !== 'getSkillFile')) return (await apiHandler(env))(request);
   const file = await files(env).fetch(request);
   if (file.status === 404) {
     await file.body?.cancel();

@@ -16,7 +16,8 @@ import { cacheControlFor } from '../http-cache.ts';
 import { createHandler, type Handler } from '../handler.ts';
 import { JSON_HEADERS, METHODS, refusal, tooLong, withHostPolicy } from '../host-policy.ts';
 import { cachedLoader, type Loader } from '../loader.ts';
-import { MAX_URL_BYTES, isHandlerPath, matchRoute } from '../route.ts';
+import { ENDPOINTS } from '../endpoints.ts';
+import { MAX_URL_BYTES, isHandlerPath, isHandlerRoute, keepRoute, matchRoute } from '../route.ts';
 import { fsBytesLoader, fsLoader } from './fs-loader.ts';
 import type { McpHttpHandler } from './mcp-http.ts';
 import { createRateLimiter, rateLimitHeaders, type RateLimitOptions } from './rate-limit.ts';
@@ -40,8 +41,8 @@ export const MAX_PREPARING = 4;
 const CACHE_ENTRIES = 2000;
 /** How often a server looks whether its folder was rebuilt (`ServerOptions.follow`), in milliseconds. */
 export const FOLLOW_INTERVAL_MS = 1000;
-/** Where the server answers MCP over Streamable HTTP (src/node/mcp-http.ts). */
-export const MCP_PATH = '/mcp';
+/** Where the server answers MCP over Streamable HTTP (src/node/mcp-http.ts): its entry of the endpoint table. */
+export const MCP_PATH = ENDPOINTS.mcp.path;
 /** MCP requests answered at once, and waiting (more are 429): each may describe a page of skills. */
 export const MCP_AT_ONCE = 2;
 export const MCP_WAITING = 64;
@@ -174,8 +175,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     } catch {
       return errorReply(new ApiError('INVALID_PARAMS', 'The request URL is malformed', { status: 400 }));
     }
-    const api = isHandlerPath(url.pathname);
-    const mcp = url.pathname === MCP_PATH;
+    // The route is matched once per request: the host policy, the search limit and the handler
+    // read it from the request (`keepRoute`). Routes the table marks `hosted` are answered here.
+    const route = matchRoute(url.pathname);
+    const api = isHandlerRoute(url.pathname, route);
+    const mcp = route?.endpoint.hosted === true && route.name === 'mcp';
     // While limiting, every API answer says where the client stands (X-RateLimit-*); an MCP request counts as one.
     const decision = (api || mcp) && limit !== undefined ? limit(req.socket.remoteAddress ?? '') : undefined;
     const limited = (reply: Reply): Reply =>
@@ -197,12 +201,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // segment deeper than `:owner/:repo`, or under `_`-names no owner can take), so a `.json`
     // path that is not a file falls through to the handler unchanged.
     // A skill's own `.json` file is answered by the handler, with the headers of every skill file.
-    if (api && url.pathname.endsWith('.json') && matchRoute(url.pathname)?.name !== 'getSkillFile') {
+    if (api && url.pathname.endsWith('.json') && route?.name !== 'getSkillFile') {
       const file = await staticReply(options.dir, url.pathname, req);
       if (file !== undefined) return limited(file);
     }
     if (api) {
       const request = toRequest(req, url);
+      keepRoute(request, route);
       const prepare = async () => replyFromResponse(await handler(request));
       return limited(await (isSearchRequest(request, options.searchLimit?.basePath) ? prepare() : preparing.run(prepare)));
     }

@@ -38,6 +38,8 @@ export interface ContractHost {
   /** Request `path` (absolute path + query, e.g. `/api/v1/skills`) from the host. */
   fetch: (path: string, init?: RequestInit) => Promise<Response>;
   close?: () => Promise<void>;
+  /** The table's `hosted` routes this host answers (the Node server: `mcp`); the others are no route here. */
+  hosted?: readonly EndpointName[];
 }
 
 /** A response read once: status, headers, parsed JSON body (undefined when empty). */
@@ -108,6 +110,12 @@ const ROUTE_SAMPLES: { [K in EndpointName]: (content: Content) => string } = {
   listCategorySkills: (c) => `/api/v1/categories/${c.categories[0]!.slug}/skills?limit=2`,
   listChanges: () => '/api/v1/changes?limit=3',
   compatSearch: () => '/api/search?q=skill',
+  mcp: () => '/mcp',
+};
+
+/** A JSON-RPC request each `POST` route of the table answers (MCP's liveness check). */
+const POST_SAMPLES: { [K in EndpointName]?: unknown } = {
+  mcp: { jsonrpc: '2.0', id: 1, method: 'ping' },
 };
 
 /**
@@ -172,9 +180,26 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
     describe('every route of the endpoint table', () => {
       it.for(endpointList().map(([name, endpoint]) => [name, endpoint] as const))('%s answers as the table declares', async ([name, endpoint], context) => {
         // Content built without its folders (the in-memory fixture) has no skill files to serve.
-        if (typeof endpoint.response !== 'string' && content.skills[0]!.files === undefined) context.skip();
+        if (typeof endpoint.response !== 'string' && endpoint.methods === undefined && content.skills[0]!.files === undefined) context.skip();
         const path = ROUTE_SAMPLES[name](content);
         expect(matchRoute(new URL(path, 'http://x').pathname)?.name).toBe(name);
+        if (endpoint.methods?.includes('POST')) {
+          const response = await host.fetch(path, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body: JSON.stringify(POST_SAMPLES[name]),
+          });
+          const text = await response.text();
+          // A host that cannot run a hosted route answers as if it were not there: no success.
+          if (endpoint.hosted === true && !(host.hosted ?? []).includes(name)) {
+            expect(response.status, `${path}: ${text.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
+            return;
+          }
+          expect(response.status, `${path}: ${text.slice(0, 300)}`).toBe(200);
+          expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+          expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', id: 1, result: {} });
+          return;
+        }
         if (typeof endpoint.response !== 'string') {
           // Bytes of another media type.
           const response = await host.fetch(path);
