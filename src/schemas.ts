@@ -158,13 +158,7 @@ export const Pagination = z.object({
 export type Pagination = z.infer<typeof Pagination>;
 
 /** Search result item (endpoint 5). */
-export const SearchResult = z.object({
-  id: z.string(),
-  owner: z.string(),
-  repo: z.string(),
-  name: z.string(),
-  description: z.string(),
-  stars: Count,
+export const SearchResult = SkillSummary.pick({ id: true, owner: true, repo: true, name: true, description: true, stars: true }).extend({
   score: z.number(),
   highlights: z.object({ name: z.string().optional(), description: z.string().optional() }).optional(),
   quality: QualitySummary.optional(),
