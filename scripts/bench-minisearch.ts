@@ -7,7 +7,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
+import { startWorker } from '../build/threads.ts';
 import MiniSearch, { type Options } from 'minisearch';
 import type { SkillRecord } from '../build/model.ts';
 import { processTerm, words } from '../src/search/options.ts';
@@ -93,13 +94,12 @@ function timedSearch(index: MiniSearch<Doc>, q: string): { ms: number; outcome: 
  * loads the index from `indexFile` and answers `warmup` first, like the other engines' clients.
  */
 export async function miniSearchHostile(indexFile: string, queries: readonly BenchQuery[], warmup: string, timeoutMs: number): Promise<AdversarialResult[]> {
-  // The worker needs tsx's loader to import this TypeScript file; a worker inherits none.
-  const boot = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))}).then((m) => { m.register(); return import(${JSON.stringify(import.meta.url)}); })`;
   let worker: Worker | undefined;
   let pending: ((reply: WorkerReply) => void) | undefined;
   const next = (): Promise<WorkerReply> => new Promise((done) => (pending = done));
   const start = async (): Promise<void> => {
-    worker = new Worker(boot, { eval: true, workerData: { role: 'minisearch-hostile', indexFile, warmup } });
+    // This file again, in a thread (build/threads.ts registers tsx there: a worker inherits no loader).
+    worker = startWorker(import.meta.url, 'bench-minisearch', { workerData: { role: 'minisearch-hostile', indexFile, warmup } });
     worker.on('message', (reply: WorkerReply) => pending?.(reply));
     worker.on('error', (error) => pending?.({ firstMs: NaN, warmMs: NaN, outcome: `worker failed: ${error.message}` }));
     await next();
