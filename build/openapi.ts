@@ -337,7 +337,7 @@ function postPath(endpoint: Endpoint): Record<string, unknown> {
       summary: 'CORS preflight',
       description: 'Browsers ask before a cross-origin POST: any origin may POST JSON-RPC with any request header.',
       tags: [tagOf(endpoint)],
-      responses: { '204': { description: 'A CORS preflight: any origin may POST' } },
+      responses: { '204': { description: 'A CORS preflight (`Access-Control-Request-Method` set): any origin may POST' }, '405': rpcError('An OPTIONS that is no CORS preflight') },
     },
   };
 }

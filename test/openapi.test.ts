@@ -130,7 +130,7 @@ describe('the document', () => {
     expect(mcp.post!.requestBody.required).toBe(true);
     expect(Object.keys(mcp.post!.responses)).toEqual(['200', '202', '403', '405', '429', '501']);
     expect(Object.keys(mcp.post!.responses['200']!.content!)).toEqual(['application/json']);
-    expect(Object.keys(mcp.options.responses)).toEqual(['204']);
+    expect(Object.keys(mcp.options.responses)).toEqual(['204', '405']);
   });
 
   it('declares every path parameter as required, and the query parameters of each endpoint', () => {
