@@ -6,8 +6,8 @@
  * also stored and checked, so a cache never leaks into another content folder), in a cache folder
  * outside the output (default `node_modules/.cache/skills-api/` under the working directory, the
  * find-cache-dir convention). Format: newline-delimited JSON — a header line, then one line per
- * skill folder — so neither writing nor reading needs one string of the whole cache (10k skills
- * make about 20 MB). The header holds the SHA-256 of the lines after it and of the build code that
+ * skill folder — so neither writing nor reading needs one string of the whole cache (tens of
+ * megabytes for a large directory). The header holds the SHA-256 of the lines after it and of the build code that
  * made them: a file that is truncated, corrupt, foreign or from another version of the build is
  * ignored as a whole, and the build loads everything. The file is replaced atomically (written
  * beside it, then renamed) and only after the output was swapped in; since entries are keyed by

@@ -43,8 +43,8 @@ export function lstatOrUndefinedSync(path: string): import('node:fs').Stats | un
  * when the listing did not have the name) the file is lstat-ed.
  *
  * Synchronous on purpose: content files are small and usually cached, and a promise-based read
- * costs six thread-pool round trips (lstat, open, fstat, read, read, close); at 10k skills that
- * made loading about 20× slower on a busy 2-core machine than these direct system calls.
+ * costs six thread-pool round trips (lstat, open, fstat, read, read, close) where these direct
+ * system calls make one each, which on a busy machine dominates loading.
  */
 export function readRegularFile(path: string, limit = MAX_FILE_BYTES, entry?: Dirent): Buffer | undefined {
   const stats = entry ?? lstatOrUndefinedSync(path);

@@ -42,8 +42,8 @@ const MAX_DEPTH = 8;
 /**
  * Most formatted inline nodes in one paragraph, heading or cell; the rest of its text stays
  * plain. A browser lays out tens of thousands of inline elements on one unbreakable line in time
- * that grows much faster than their number (`*_` × 65,000 froze Chromium for over 30 s), and no
- * real paragraph comes near this.
+ * that grows much faster than their number (a long run of `*_` can freeze a tab), and no real
+ * paragraph comes near this.
  */
 const MAX_INLINE_NODES = 2000;
 
