@@ -76,7 +76,7 @@ function mix32(h: number): number {
 /**
  * Whether a UTF-16 unit belongs to a word: ASCII letters and digits, and everything from U+00C0 on
  * but general punctuation and the ideographic space (a cheap stand-in for \p{L}\p{N}, whose
- * regular expression is far slower on this hot path; BENCHMARKS.md has the figure).
+ * regular expression is far slower on this hot path, run for every character of every skill).
  */
 function isWordUnit(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || (c >= 0xc0 && !(c >= 0x2000 && c <= 0x206f) && c !== 0x3000 && c !== 0xfeff);
