@@ -10,11 +10,11 @@
  *   in the folder) → Codex's `$skill-installer install <tree URL>`; `skills/.system` → preinstalled;
  *   otherwise `npx skills add owner/repo --skill <name> -a codex`.
  *
- * Every command is one line of printable text (terminal-text's `oneLine`: no line breaks, control
+ * Every command is one line of printable text (src/plain-text.ts `oneLine`: no line breaks, control
  * or bidirectional-control characters), whatever the repository holds: names that need it are
  * quoted for a POSIX shell.
  */
-import { oneLine } from '../../src/node/terminal-text.ts';
+import { oneLine } from '../../src/plain-text.ts';
 
 /** What the commands are made from. */
 export interface InstallFacts {

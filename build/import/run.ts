@@ -27,7 +27,7 @@ import { CATALOG_FILES, catalogHints, profileOfSkills } from './categories-repo.
 import { discover, manifestPaths, type DeclaringPlugin, type FoundSkill } from './discover.ts';
 import { folderDates, listTree, openRepository, readBlobs, type Repository, type TreeEntry } from './git.ts';
 import { metaReader, type MetaSource, type RepoMeta } from './github.ts';
-import { oneLine } from '../../src/node/terminal-text.ts';
+import { oneLine } from '../../src/plain-text.ts';
 import { IMPORT_PLATFORMS, installCommands } from './install.ts';
 import { licenseFilesOf, licenseFor } from './license.ts';
 import { nestedSkillProblem } from './nested.ts';

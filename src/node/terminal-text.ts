@@ -3,6 +3,7 @@
  * columns, and removal of control characters, since skill text comes from untrusted repositories
  * and must never drive the terminal (escape sequences, bidi overrides).
  */
+import { sanitize } from '../plain-text.ts';
 
 /** How text is emphasized: ANSI sequences on a terminal, nothing otherwise. */
 export interface Style {
@@ -31,18 +32,8 @@ export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): S
   return stream.isTTY === true ? ANSI : PLAIN;
 }
 
-// C0 controls but tab and newline, DEL, C1 controls, and the bidi embedding/override/isolate marks.
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
-/** `text` without control characters (tab and newline kept), safe to print. */
-export function sanitize(text: string): string {
-  return text.replace(UNSAFE, '');
-}
-
-/** `text` on one line: sanitized, every run of whitespace one space. */
-export function oneLine(text: string): string {
-  return sanitize(text).replace(/\s+/g, ' ').trim();
-}
+// Removing what could drive a terminal is the core's (the builder needs it too).
+export { oneLine, sanitize } from '../plain-text.ts';
 
 const ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
