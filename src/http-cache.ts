@@ -74,7 +74,7 @@ export function withCaching(handler: Handler, options: CachingOptions = {}): Han
       await pending;
       kept = memo.get(request.url);
     }
-    if (kept !== undefined) return answer(request, kept.headers, kept.body, true);
+    if (kept !== undefined) return taggedResponse(request, kept.headers, kept.body, true);
     const done = memo.start(request.url);
     try {
       return await answerAnew(request, head, generation);
@@ -106,8 +106,8 @@ export function withCaching(handler: Handler, options: CachingOptions = {}): Han
     const etag = await strongEtag(body);
     headers.set('etag', etag);
     headers.set('content-length', String(body.byteLength));
-    if (memo === undefined) return answer(request, headers, body, false);
-    return answer(request, headers, memo.keep(request.url, generation, headers, etag, body), true);
+    if (memo === undefined) return taggedResponse(request, headers, body, false);
+    return taggedResponse(request, headers, memo.keep(request.url, generation, headers, etag, body), true);
   }
 }
 
@@ -123,7 +123,7 @@ function asGet(request: Request): Request {
  * matches; no body for HEAD. A `shared` body (kept by an `AnswerMemo`, sent to many) goes out as
  * one chunk of a stream: `new Response(bytes)` would copy it for every request.
  */
-function answer(request: Request, headers: Headers, body: Uint8Array<ArrayBuffer>, shared: boolean): Response {
+function taggedResponse(request: Request, headers: Headers, body: Uint8Array<ArrayBuffer>, shared: boolean): Response {
   if (etagMatches(request.headers.get('if-none-match'), headers.get('etag')!)) return notModified(headers);
   if (request.method === 'HEAD') return new Response(null, { status: 200, headers });
   const response = shared ? new Response(oneChunk(body), { status: 200, headers }) : new Response(body, { status: 200, headers });

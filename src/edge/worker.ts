@@ -95,7 +95,7 @@ export default {
         await discardBody(request);
         return encodable(refused);
       }
-      return encodable(await answer(request, env));
+      return encodable(await answerRequest(request, env));
     } catch (error) {
       // Whatever escapes (a target the URL parser refuses, a failing binding): our JSON 500 with
       // CORS, never the runtime's plain-text page.
@@ -116,7 +116,7 @@ function encodable(response: Response): Response {
 }
 
 /** The Worker's answer to `request` (see the routing above), before `encodable`. */
-async function answer(request: Request, env: Env): Promise<Response> {
+async function answerRequest(request: Request, env: Env): Promise<Response> {
   const url = new URL(request.url);
   // The route is matched once: the host policy and the handler read it from the request.
   const route = matchRoute(url.pathname);

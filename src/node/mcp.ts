@@ -52,7 +52,7 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
   const server = new McpServer({ name: MCP_SERVER_NAME, version });
   const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
   const call = <T extends object>(request: () => Promise<T>, text: (body: T) => string, shape: (body: T) => object = (b) => b) =>
-    answer(request, text, shape, source);
+    toolResult(request, text, shape, source);
   /** The readable text of each tool's answer (JSON for an endpoint without one). */
   const TEXT: { [K in EndpointName]?: (body: ResponseOf<(typeof ENDPOINTS)[K]>) => string } = {
     searchSkills: (b) => formatSearch(b, PLAIN),
@@ -189,7 +189,7 @@ function withoutHighlights(body: SearchBody): object {
 }
 
 /** The answer as structured content and readable text; a failure as a tool error that says what failed. */
-async function answer<T extends object>(request: () => Promise<T>, text: (body: T) => string, shape: (body: T) => object, source: string): Promise<CallToolResult> {
+async function toolResult<T extends object>(request: () => Promise<T>, text: (body: T) => string, shape: (body: T) => object, source: string): Promise<CallToolResult> {
   try {
     const body = await request();
     return { structuredContent: shape(body) as Record<string, unknown>, content: [{ type: 'text', text: text(body) }] };

@@ -165,7 +165,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return { ...reply, headers: { ...reply.headers, 'cache-control': 'no-store', ...close } };
   };
 
-  const answer = async (req: IncomingMessage): Promise<Reply> => {
+  const answerRequest = async (req: IncomingMessage): Promise<Reply> => {
     const target = req.url ?? '/';
     const long = tooLong(target);
     if (long !== undefined) return replyFromResponse(long);
@@ -218,7 +218,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   // Every answer gets the hosts' one caching policy (src/http-cache.ts), unless it set its own.
   const answerWithPolicy = async (req: IncomingMessage): Promise<Reply> => {
-    const reply = await answer(req);
+    const reply = await answerRequest(req);
     if (reply.headers['cache-control'] !== undefined) return reply;
     const target = req.url ?? '/';
     const pathname = target.startsWith('/') ? target.split('?')[0]! : '/';
