@@ -165,6 +165,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return { ...reply, headers: { ...reply.headers, 'cache-control': 'no-store', ...close } };
   };
 
+  // Whether each request's path is the handler's, as routing decided it (for its Cache-Control below).
+  const handlerPaths = new WeakMap<IncomingMessage, { pathname: string; api: boolean }>();
   const answerRequest = async (req: IncomingMessage): Promise<Reply> => {
     const target = req.url ?? '/';
     const long = tooLong(target);
@@ -179,6 +181,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     // read it from the request (`keepRoute`). Routes the table marks `hosted` are answered here.
     const route = matchRoute(url.pathname);
     const api = isHandlerRoute(url.pathname, route);
+    handlerPaths.set(req, { pathname: url.pathname, api });
     const mcp = route?.endpoint.hosted === true && route.name === 'mcp';
     // While limiting, every API answer says where the client stands (X-RateLimit-*); an MCP request counts as one.
     const decision = (api || mcp) && limit !== undefined ? limit(req.socket.remoteAddress ?? '') : undefined;
@@ -222,7 +225,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (reply.headers['cache-control'] !== undefined) return reply;
     const target = req.url ?? '/';
     const pathname = target.startsWith('/') ? target.split('?')[0]! : '/';
-    const api = isHandlerPath(pathname) && !pathname.endsWith('.json');
+    // What routing found for this path already, unless the URL parser changed it (dot segments).
+    const seen = handlerPaths.get(req);
+    const api = (seen !== undefined && seen.pathname === pathname ? seen.api : isHandlerPath(pathname)) && !pathname.endsWith('.json');
     return { ...reply, headers: { ...reply.headers, 'cache-control': cacheControlFor(pathname, reply.status, api) } };
   };
 
