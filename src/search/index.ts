@@ -121,7 +121,7 @@ function now(): number {
  * the build wrote no search index or a file of it is missing.
  */
 export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight: InFlight = 'shared'): SearchEngine {
-  const reader = manifest.search === undefined ? undefined : new IndexReader(loader, manifest.search.root, inFlight);
+  const reader = manifest.search === undefined ? undefined : new IndexReader(loader, manifest.search.root, inFlight, manifest.search.index);
   const index = (): IndexReader => {
     if (reader === undefined) throw new ApiError('SERVER_ERROR', 'Search is not available: the search index was not built');
     return reader;
