@@ -12,7 +12,8 @@ import { mapLoader } from '../../src/loader.ts';
 import type { Suggestion } from '../../src/schemas.ts';
 import type { Manifest } from '../../src/manifest.ts';
 import { FORMAT_VERSION, PAGE_SIZE } from '../../src/paths.ts';
-import { createSearchEngine, readAutocompleteQuery, readSearchQuery, type SearchAnswer, type SearchEngine } from '../../src/search/index.ts';
+import { createSearchEngine, type SearchAnswer, type SearchEngine } from '../../src/search/index.ts';
+import { readAutocompleteQuery, readSearchQuery } from '../../src/answers/search-query.ts';
 import {
   FIELD_BIT,
   FIELDS,
