@@ -64,8 +64,8 @@ const DEFAULTS: Required<SearchIndexOptions> = {
   chunkBytes: 24_000,
   inlineMax: 48,
   packBytes: 24_000,
-  shardSize: 4,
-  shardGroup: 8,
+  shardSize: 2,
+  shardGroup: 16,
   occurrenceBatch: 16_000_000,
 };
 
@@ -489,7 +489,7 @@ function cut(out: PositionsWriter, pieces: Pieces, start: number, next: number):
 /**
  * Summary shards `d.<hash>.<i>`, `shardSize` documents each, `<hash>` a hash of the shard's group
  * of `group` shards: a changed summary renames the shards of its group only, and the root lists
- * one name per group (at 10k skills and 8 shards of 4, 313 names).
+ * one name per group (at 10k skills and 16 shards of 2, 313 names).
  */
 async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, group: number, emit: Emit): Promise<SearchRoot['summaries']> {
   const shards: Array<{ docs: SummaryRow[] }> = [];
