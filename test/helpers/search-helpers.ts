@@ -332,7 +332,11 @@ export class ReferenceIndex {
       return ranked;
     };
     let ranked = rank(false);
-    if (ranked.length === 0 && positives.filter(plainWord).length >= 2) ranked = rank(true);
+    // Relaxed below 10 full matches (docs/api.md), when that adds documents.
+    if (ranked.length < 10 && positives.filter(plainWord).length >= 2) {
+      const relaxed = rank(true);
+      if (relaxed.length > ranked.length) ranked = relaxed;
+    }
     ranked.sort((a, b) => b.matched - a.matched || b.relevance - a.relevance || a.n - b.n);
     return ranked.map((r) => this.docs[r.n]!.id);
   }
