@@ -61,7 +61,7 @@ export interface SearchIndexOptions {
 }
 
 const DEFAULTS: Required<SearchIndexOptions> = {
-  chunkBytes: 24_000,
+  chunkBytes: 12_000,
   inlineMax: 48,
   packBytes: 24_000,
   shardSize: 2,
@@ -281,7 +281,7 @@ class ChunkWriter {
   readonly first: string[] = [];
   readonly files: string[] = [];
   /** Postings packs of every chunk so far, in term order (`SearchRoot.packs`). */
-  readonly postingsPacks: Array<[string, string]> = [];
+  readonly postingsPacks: Array<[string, string, string]> = [];
   private entries: Entry[] = [];
   private bytes = 0;
 
@@ -325,7 +325,7 @@ class ChunkWriter {
     const refs: PositionRefs = [];
     let run: Array<[string, string]> = [];
     const flushRun = async (): Promise<void> => {
-      for (const [term, file] of await this.packs('q', run)) refs.push([term, 0, file]);
+      for (const [term, , file] of await this.packs('q', run)) refs.push([term, 0, file]);
       run = [];
     };
     for (const [term, { data, starts }] of entries) {
@@ -341,14 +341,14 @@ class ChunkWriter {
     return refs;
   }
 
-  /** Cut `[term, data]` pairs (sorted) into packs of about `packBytes`; returns each pack's first term and file. */
-  private async packs(kind: string, entries: Array<[string, string]>): Promise<Array<[string, string]>> {
-    const refs: Array<[string, string]> = [];
+  /** Cut `[term, data]` pairs (sorted) into packs of about `packBytes`; returns each pack's first and last term and file. */
+  private async packs(kind: string, entries: Array<[string, string]>): Promise<Array<[string, string, string]>> {
+    const refs: Array<[string, string, string]> = [];
     let pack: TermPack = { terms: [], data: [] };
     let size = 0;
     const flush = async (): Promise<void> => {
       if (pack.terms.length === 0) return;
-      refs.push([pack.terms[0]!, await this.put(kind, pack)]);
+      refs.push([pack.terms[0]!, pack.terms[pack.terms.length - 1]!, await this.put(kind, pack)]);
       pack = { terms: [], data: [] };
       size = 0;
     };

@@ -62,10 +62,11 @@ export interface SearchRoot {
   /** File name of each term chunk. */
   termFiles: string[];
   /**
-   * Postings packs (format 4): first term and file of each, sorted by first term. The long
-   * postings of a term are in the last pack whose first term is at most the term.
+   * Postings packs (format 4): first term, last term and file of each, sorted by first term. The
+   * long postings of a term are in the last pack whose first term is at most the term; a term
+   * after that pack's last term has its postings inline in its chunk (no pack to fetch).
    */
-  packs: Array<[string, string]>;
+  packs: Array<[first: string, last: string, file: string]>;
   /**
    * Summary shards (format 4): `size` documents each; shard `i` is file `d.${groups[g]}.${i}` with
    * `g = floor(i / group)`, `groups[g]` a hash of that group's shards.

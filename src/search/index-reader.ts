@@ -63,8 +63,8 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
-function isPairs(value: unknown): value is Array<[string, string]> {
-  return Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string');
+function isPackRefs(value: unknown): value is SearchRoot['packs'] {
+  return Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 3 && p.every((x) => typeof x === 'string'));
 }
 
 function isPositionRefs(value: unknown): value is PositionRefs {
@@ -160,7 +160,7 @@ export class IndexReader {
         !isStringArray(r.termFirst) ||
         !isStringArray(r.termFiles) ||
         r.termFirst.length !== r.termFiles.length ||
-        !isPairs(r.packs) ||
+        !isPackRefs(r.packs) ||
         !isObject(r.summaries) ||
         typeof r.summaries.size !== 'number' ||
         typeof r.summaries.group !== 'number' ||
@@ -211,12 +211,13 @@ export class IndexReader {
   private prefetchPacks(root: SearchRoot, from: string, to: string): void {
     let firsts = this.packFirsts.get(root);
     if (firsts === undefined) this.packFirsts.set(root, (firsts = root.packs.map((p) => p[0])));
-    // The pack holding `from`'s range, and the next one when it starts within [from, to].
+    // The pack whose range holds `from`, and the next one when it starts within [from, to].
     const at = upperBound(firsts, from) - 1;
     for (const i of [at, at + 1]) {
       const pack = root.packs[i];
+      if (pack === undefined || pack[1] < from || pack[0] > to) continue;
       // Errors surface when the postings are read; this load is only started early.
-      if (pack !== undefined && (i === at || pack[0] <= to)) this.pack(pack[1]).catch(() => undefined);
+      this.pack(pack[2]).catch(() => undefined);
     }
   }
 
@@ -302,9 +303,9 @@ export class IndexReader {
   }
 
   /** Postings of `term` from the postings pack that holds them. */
-  private async packedPostings(packs: Array<[string, string]>, term: string): Promise<string> {
+  private async packedPostings(packs: SearchRoot['packs'], term: string): Promise<string> {
     const firsts = packs.map((p) => p[0]);
-    const name = packs[rangeIndex(firsts, term)]?.[1];
+    const name = packs[rangeIndex(firsts, term)]?.[2];
     if (name === undefined) throw broken(`postings of ${JSON.stringify(term)}`);
     const pack = await this.pack(name);
     const index = sortedIndexOf(pack.terms, term);
