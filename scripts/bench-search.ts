@@ -351,7 +351,7 @@ function renderBrowserReport(
   lines.push('');
   lines.push('### Per query');
   lines.push('');
-  lines.push('Median of the runs: search phase ms / round trips in a row / requests / KiB.');
+  lines.push('Median of the runs: search phase ms / round trips in a row / requests / KiB / results shown (ours through the Service Worker: 20 means it registered and answered).');
   lines.push('');
   lines.push('| query | ours | Pagefind |');
   lines.push('|---|---:|---:|');
@@ -360,7 +360,7 @@ function renderBrowserReport(
       const samples = results?.[i]?.samples;
       if (samples === undefined || samples.length === 0) return '–';
       const med = (f: (s: BrowserSample) => number): number => percentile(samples.map(f), 0.5);
-      return `${med((s) => s.phaseMs).toFixed(0)} / ${med((s) => s.roundTrips)} / ${med((s) => s.requests)} / ${kib(med((s) => s.bytes))}`;
+      return `${med((s) => s.phaseMs).toFixed(0)} / ${med((s) => s.roundTrips)} / ${med((s) => s.requests)} / ${kib(med((s) => s.bytes))} / ${med((s) => s.results)}`;
     };
     lines.push(`| \`${query.q.replace(/\|/g, '\\|')}\` | ${one(measured.ours)} | ${one(measured.pagefind)} |`);
   });
