@@ -300,8 +300,8 @@ export class ReferenceIndex {
     return out;
   }
 
-  /** Ids of the documents matching `query` under the filters, best first. */
-  search(query: ParsedQuery, filter: (s: SkillRecord) => boolean = () => true): string[] {
+  /** Ids of the documents matching `query` under the filters, best first (`relax` false: never relaxed, as autocomplete counts). */
+  search(query: ParsedQuery, filter: (s: SkillRecord) => boolean = () => true, relax = true): string[] {
     const positives = query.clauses.filter((c) => !c.negated);
     const positive = positives.map((c) => this.clause(c));
     const negative = query.clauses.filter((c) => c.negated).map((c) => this.clause(c));
@@ -333,7 +333,7 @@ export class ReferenceIndex {
     };
     let ranked = rank(false);
     // Relaxed below 10 full matches (docs/api.md), when that adds documents.
-    if (ranked.length < 10 && positives.filter(plainWord).length >= 2) {
+    if (relax && ranked.length < 10 && positives.filter(plainWord).length >= 2) {
       const relaxed = rank(true);
       if (relaxed.length > ranked.length) ranked = relaxed;
     }
