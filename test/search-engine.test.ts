@@ -585,6 +585,26 @@ describe('what a query loads', () => {
     expect(waves.map((w) => [...new Set(w.map((n) => n[0]))].sort())).toEqual([['p', 't'], ['d']]);
     // All shards of the page in that one wave (20 results over several shards).
     expect(waves[1]!.length).toBeGreaterThan(1);
+    // Two words, the second scanned from a short prefix (typo candidates): still two waves.
+    const second = await (async () => {
+      const engine2 = createSearchEngine(loader, built.manifest);
+      waves.length = 0;
+      wave = [];
+      done = false;
+      const pendingAnswer = engine2.search({ q: 'shared helpers', page: 1, limit: 20 }).finally(() => (done = true));
+      for (let turns = 0; !done && turns < 100; turns++) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        if (pending.length === 0) continue;
+        waves.push(wave);
+        wave = [];
+        const answerAll = pending;
+        pending = [];
+        for (const release of answerAll) release();
+      }
+      return pendingAnswer;
+    })();
+    expect(second.data.length).toBeGreaterThan(0);
+    expect(waves.map((w) => [...new Set(w.map((n) => n[0]))].sort())).toEqual([['p', 't'], ['d']]);
   });
 
   it('a changed summary renames only the shards of its group; a changed content renames only its terms\' files', async () => {

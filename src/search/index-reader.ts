@@ -221,6 +221,15 @@ export class IndexReader {
     }
   }
 
+  /**
+   * Start loading the postings packs of the terms in [`from`, `to`] (at most two) without waiting:
+   * a scan over a short prefix starts at the prefix, while the word asked for may sit in a pack
+   * further on, which would otherwise wait for the chunk.
+   */
+  async prefetch(from: string, to = from): Promise<void> {
+    this.prefetchPacks(await this.root(), from, to);
+  }
+
   /** The term, when the index has it. */
   async lookup(term: string): Promise<TermInfo | undefined> {
     const root = await this.root();

@@ -193,6 +193,9 @@ async function expandUncached(reader: IndexReader, clause: Clause): Promise<Term
   if (stemPrefix !== null && stemPrefix.length < scan.length) scan = stemPrefix;
   const stem = stemOf(term);
   const synonyms = synonymsOf(term);
+  // The packs of the word itself and of its stem's range load with the chunks of the scan.
+  if (scan !== term) void reader.prefetch(term).catch(() => undefined);
+  if (stemPrefix !== null && stemPrefix !== scan) void reader.prefetch(stemPrefix, `${stemPrefix}\uffff`).catch(() => undefined);
   const [candidates, singles, multis] = await Promise.all([
     short ? reader.lookup(term).then((info) => (info === undefined ? [] : [info])) : reader.withPrefix(scan),
     Promise.all(synonyms.filter((s) => s.length === 1).map((s) => reader.lookup(s[0]!))),
