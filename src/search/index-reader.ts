@@ -162,8 +162,10 @@ export class IndexReader {
         r.termFirst.length !== r.termFiles.length ||
         !isPackRefs(r.packs) ||
         !isObject(r.summaries) ||
-        typeof r.summaries.size !== 'number' ||
-        typeof r.summaries.group !== 'number' ||
+        !Number.isInteger(r.summaries.size) ||
+        !(r.summaries.size > 0) ||
+        !Number.isInteger(r.summaries.group) ||
+        !(r.summaries.group > 0) ||
         !isStringArray(r.summaries.groups) ||
         !isObject(r.filters) ||
         typeof r.stars !== 'string' ||
@@ -209,8 +211,7 @@ export class IndexReader {
    * fetched for a term whose postings turn out inline is the price; docs/search-index.md).
    */
   private prefetchPacks(root: SearchRoot, from: string, to: string): void {
-    let firsts = this.packFirsts.get(root);
-    if (firsts === undefined) this.packFirsts.set(root, (firsts = root.packs.map((p) => p[0])));
+    const firsts = this.firstsOf(root);
     // The pack whose range holds `from`, and the next one when it starts within [from, to].
     const at = upperBound(firsts, from) - 1;
     for (const i of [at, at + 1]) {
@@ -219,6 +220,13 @@ export class IndexReader {
       // Errors surface when the postings are read; this load is only started early.
       this.pack(pack[2]).catch(() => undefined);
     }
+  }
+
+  /** The first term of every postings pack of `root` (computed once). */
+  private firstsOf(root: SearchRoot): string[] {
+    let firsts = this.packFirsts.get(root);
+    if (firsts === undefined) this.packFirsts.set(root, (firsts = root.packs.map((p) => p[0])));
+    return firsts;
   }
 
   /**
@@ -262,7 +270,7 @@ export class IndexReader {
     if (hit !== undefined) return hit;
     const chunk = await this.chunk(info.file);
     let encoded = chunk.postings[info.index]!;
-    if (encoded.startsWith('=')) encoded = await this.packedPostings((await this.root()).packs, info.term);
+    if (encoded.startsWith('=')) encoded = await this.packedPostings(await this.root(), info.term);
     let postings: Postings;
     try {
       postings = decodePostings(encoded);
@@ -312,9 +320,8 @@ export class IndexReader {
   }
 
   /** Postings of `term` from the postings pack that holds them. */
-  private async packedPostings(packs: SearchRoot['packs'], term: string): Promise<string> {
-    const firsts = packs.map((p) => p[0]);
-    const name = packs[rangeIndex(firsts, term)]?.[2];
+  private async packedPostings(root: SearchRoot, term: string): Promise<string> {
+    const name = root.packs[rangeIndex(this.firstsOf(root), term)]?.[2];
     if (name === undefined) throw broken(`postings of ${JSON.stringify(term)}`);
     const pack = await this.pack(name);
     const index = sortedIndexOf(pack.terms, term);
