@@ -23,7 +23,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SearchManifest } from '../src/manifest.ts';
-import { VarintWriter, encodeVarints } from '../src/search/codec.ts';
+import { PositionsWriter, PostingsWriter, encodeVarints } from '../src/search/codec.ts';
 import {
   HAS_INDEX_FILTER,
   POSITION_STREAMS,
@@ -31,6 +31,7 @@ import {
   categoryFilterKey,
   platformFilterKey,
   searchFilePath,
+  summaryShardName,
   type PositionRefs,
   type SearchRoot,
   type SummaryRow,
@@ -53,15 +54,18 @@ export interface SearchIndexOptions {
   packBytes?: number;
   /** Documents per summary shard. */
   shardSize?: number;
+  /** Summary shards per named group (a changed summary renames the shards of its group). */
+  shardGroup?: number;
   /** Word occurrences gathered at once (memory: 9 bytes each). */
   occurrenceBatch?: number;
 }
 
 const DEFAULTS: Required<SearchIndexOptions> = {
-  chunkBytes: 24_000,
+  chunkBytes: 12_000,
   inlineMax: 48,
   packBytes: 24_000,
-  shardSize: 4,
+  shardSize: 2,
+  shardGroup: 16,
   occurrenceBatch: 16_000_000,
 };
 
@@ -101,7 +105,7 @@ export async function buildSearchIndex(
 
   const corpus = tokenizeCorpus(docs);
   const terms = await writeTerms(corpus, opt, put);
-  const summaries = await writeSummaries(docs, opt.shardSize, emit);
+  const summaries = await writeSummaries(docs, opt.shardSize, opt.shardGroup, emit);
   const filters = await writeFilters(docs, categories, put);
   const stars = await put('s', { stars: starsTable(docs) });
 
@@ -110,12 +114,13 @@ export async function buildSearchIndex(
     docs: docs.length,
     termFirst: terms.first,
     termFiles: terms.files,
+    packs: terms.postingsPacks,
     summaries,
     filters,
     stars,
     copies: copiesTable(docs),
   };
-  return { root: searchFilePath(await put('r', root)) };
+  return { root: searchFilePath(await put('r', root)), index: root };
 }
 
 /** 64-bit hex digest of a file's text (collisions are out of reach at any corpus size). */
@@ -275,6 +280,8 @@ interface Entry {
 class ChunkWriter {
   readonly first: string[] = [];
   readonly files: string[] = [];
+  /** Postings packs of every chunk so far, in term order (`SearchRoot.packs`). */
+  readonly postingsPacks: Array<[string, string, string]> = [];
   private entries: Entry[] = [];
   private bytes = 0;
 
@@ -298,10 +305,11 @@ class ChunkWriter {
     this.entries = [];
     this.bytes = 0;
     const long = entries.filter((e) => e.postings.length > this.opt.inlineMax);
+    // A chunk's packs hold only its own terms: a change elsewhere renames neither them nor it.
+    this.postingsPacks.push(...(await this.packs('p', long.map((e) => [e.term, e.postings]))));
     const chunk: TermChunk = {
       terms: entries.map((e) => e.term),
       postings: entries.map((e) => (e.postings.length > this.opt.inlineMax ? `=${countOf(e.postings)}` : e.postings)),
-      packs: await this.packs('p', long.map((e) => [e.term, e.postings])),
       headPositions: await this.positionsPacks(entries.map((e) => [e.term, e.head])),
       bodyPositions: await this.positionsPacks(entries.map((e) => [e.term, e.body])),
     };
@@ -317,7 +325,7 @@ class ChunkWriter {
     const refs: PositionRefs = [];
     let run: Array<[string, string]> = [];
     const flushRun = async (): Promise<void> => {
-      for (const [term, file] of await this.packs('q', run)) refs.push([term, 0, file]);
+      for (const [term, , file] of await this.packs('q', run)) refs.push([term, 0, file]);
       run = [];
     };
     for (const [term, { data, starts }] of entries) {
@@ -333,14 +341,14 @@ class ChunkWriter {
     return refs;
   }
 
-  /** Cut `[term, data]` pairs (sorted) into packs of about `packBytes`; returns each pack's first term and file. */
-  private async packs(kind: string, entries: Array<[string, string]>): Promise<Array<[string, string]>> {
-    const refs: Array<[string, string]> = [];
+  /** Cut `[term, data]` pairs (sorted) into packs of about `packBytes`; returns each pack's first and last term and file. */
+  private async packs(kind: string, entries: Array<[string, string]>): Promise<Array<[string, string, string]>> {
+    const refs: Array<[string, string, string]> = [];
     let pack: TermPack = { terms: [], data: [] };
     let size = 0;
     const flush = async (): Promise<void> => {
       if (pack.terms.length === 0) return;
-      refs.push([pack.terms[0]!, await this.put(kind, pack)]);
+      refs.push([pack.terms[0]!, pack.terms[pack.terms.length - 1]!, await this.put(kind, pack)]);
       pack = { terms: [], data: [] };
       size = 0;
     };
@@ -429,9 +437,9 @@ async function writeTermRange(
     }
   }
 
-  const postings = new VarintWriter();
-  const head = new VarintWriter();
-  const body = new VarintWriter();
+  const postings = new PostingsWriter();
+  const head = new PositionsWriter();
+  const body = new PositionsWriter();
   let x = 0;
   for (let t = from; t < to; t++) {
     const end = x + count[t]!;
@@ -439,7 +447,6 @@ async function writeTermRange(
     // Postings index where the current piece of each stream starts.
     let headStart = 0;
     let bodyStart = 0;
-    let prev = -1;
     let index = 0;
     while (x < end) {
       // Occurrences x..e-1 are in document d: one posting, then per field its count and positions.
@@ -453,14 +460,11 @@ async function writeTermRange(
       }
       // At least half of the name's words are this term (`starts[2d]`: the name's word count).
       if (inName > 0 && 2 * inName >= corpus.starts[d * 2]!) mask |= NAME_FOCUS;
-      postings.push((d - prev) * 16 + mask);
-      prev = d;
+      postings.push(d, mask);
       for (let y = x; y < e; ) {
         let z = y;
         while (z < e && bit[z] === bit[y]) z++;
-        const out = bit[y]! & POSITION_STREAMS.head ? head : body;
-        out.push(z - y);
-        for (let w = y; w < z; w++) out.push(w === y ? position[w]! : position[w]! - position[w - 1]!);
+        (bit[y]! & POSITION_STREAMS.head ? head : body).field(position, y, z);
         y = z;
       }
       x = e;
@@ -476,17 +480,18 @@ async function writeTermRange(
 }
 
 /** End the piece of `out` that started at postings index `start`; returns where the next one starts. */
-function cut(out: VarintWriter, pieces: Pieces, start: number, next: number): number {
+function cut(out: PositionsWriter, pieces: Pieces, start: number, next: number): number {
   pieces.data.push(out.take());
   pieces.starts.push(start);
   return next;
 }
 
 /**
- * Summary shards `d.<hash>.<i>`, `shardSize` documents each. One hash covers every shard (so the
- * root needs no list of names): a change to any summary renames them all.
+ * Summary shards `d.<hash>.<i>`, `shardSize` documents each, `<hash>` a hash of the shard's group
+ * of `group` shards: a changed summary renames the shards of its group only, and the root lists
+ * one name per group (at 10k skills and 16 shards of 2, 313 names).
  */
-async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, emit: Emit): Promise<SearchRoot['summaries']> {
+async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, group: number, emit: Emit): Promise<SearchRoot['summaries']> {
   const shards: Array<{ docs: SummaryRow[] }> = [];
   for (let from = 0; from < docs.length; from += shardSize) {
     shards.push({
@@ -502,11 +507,14 @@ async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, e
       }),
     });
   }
-  const digest = createHash('sha256');
-  for (const shard of shards) digest.update(JSON.stringify(shard)).update('\n');
-  const prefix = `d.${digest.digest('hex').slice(0, 16)}`;
-  for (const [i, shard] of shards.entries()) await emit(searchFilePath(`${prefix}.${i}`), shard);
-  return { size: shardSize, prefix };
+  const summaries: SearchRoot['summaries'] = { size: shardSize, group, groups: [] };
+  for (let from = 0; from < shards.length; from += group) {
+    const digest = createHash('sha256');
+    for (const shard of shards.slice(from, from + group)) digest.update(JSON.stringify(shard)).update('\n');
+    summaries.groups.push(digest.digest('hex').slice(0, 16));
+  }
+  for (const [i, shard] of shards.entries()) await emit(searchFilePath(summaryShardName(summaries, i)!), shard);
+  return summaries;
 }
 
 /** Filter files: every category slug (a top-level one with its subcategories), every platform, hasIndex. */

@@ -22,7 +22,7 @@ import { loadContent } from '../build/load-content.ts';
 import { parseFrontMatter, parseYaml, simpleMapping } from '../build/front-matter.ts';
 import { isUtcTimestamp } from '../build/content-schemas.ts';
 import { z } from 'zod';
-import { readSearchQuery, readAutocompleteQuery } from '../src/search/index.ts';
+import { readSearchQuery, readAutocompleteQuery } from '../src/answers/search-query.ts';
 import { readListQuery } from '../src/lists.ts';
 import { AutocompleteParams, ListParams, SearchParams } from '../src/query-schemas.ts';
 import { generate } from './gen.ts';

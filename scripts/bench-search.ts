@@ -1,6 +1,12 @@
 /**
  * Search benchmark: `npm run bench:search -- --count 10000 [--seed S] [--repeat R] [--reuse]
- * [--engines ours,pagefind,minisearch] [--no-write]`.
+ * [--engines ours,pagefind,minisearch] [--no-write] [--browser | --browser-only] [--delay MS]
+ * [--browser-runs N] [--protocols h2,h1] [--ours-dir DIR]`.
+ *
+ * `--browser` adds a cold first search in Chromium with every response held `--delay` ms (50 by
+ * default), ours through the Service Worker and Pagefind in the same run (scripts/bench-browser.ts),
+ * over HTTP/2 and over HTTP/1.1 (`--protocols`: both by default, in that order); `--browser-only` measures only that. `--ours-dir` measures another build output of the same
+ * content there (e.g. one made by an older version).
  *
  * Everything lives under `bench-out/search-<count>/`:
  * 1. `content/`: synthetic content (scripts/gen.ts), re-used when the marker beside it says the
@@ -30,7 +36,9 @@ import { measureAdversarial, measureQueries, percentile, type AdversarialResult,
 import { gzipSize, networkRetries, startStaticServer } from './bench-http.ts';
 import { buildMiniSearch, miniSearchEngine, miniSearchHostile } from './bench-minisearch.ts';
 import { oursEngine } from './bench-ours.ts';
+import { measureBrowser, summarize, type BrowserQueryResult, type BrowserSample, type BrowserSummary, type Protocol } from './bench-browser.ts';
 import { buildPagefind, pagefindEngine } from './bench-pagefind.ts';
+import { CHROMIUM_ARGS } from '../test/helpers/browser-setup.ts';
 import { ADVERSARIAL, QUERIES } from './bench-queries.ts';
 import { formatBytes, generate, type GenSummary } from './gen.ts';
 
@@ -58,10 +66,15 @@ interface Args {
   reuse: boolean;
   write: boolean;
   engines: EngineKey[];
+  browser: 'no' | 'also' | 'only';
+  delay: number;
+  browserRuns: number;
+  protocols: Protocol[];
+  oursDir?: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { count: 10_000, seed: '1', repeat: 20, reuse: false, write: true, engines: [] };
+  const args: Args = { count: 10_000, seed: '1', repeat: 20, reuse: false, write: true, engines: [], browser: 'no', delay: 50, browserRuns: 5, protocols: ['h2', 'h1'] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -74,6 +87,16 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--repeat') args.repeat = Number(value());
     else if (a === '--reuse') args.reuse = true;
     else if (a === '--no-write') args.write = false;
+    else if (a === '--browser') args.browser = 'also';
+    else if (a === '--browser-only') args.browser = 'only';
+    else if (a === '--delay') args.delay = Number(value());
+    else if (a === '--browser-runs') args.browserRuns = Number(value());
+    else if (a === '--ours-dir') args.oursDir = resolve(value());
+    else if (a === '--protocols') {
+      const list = value().split(',');
+      for (const p of list) if (p !== 'h1' && p !== 'h2') throw new Error(`--protocols: unknown protocol ${p} (h2 or h1)`);
+      args.protocols = list as Protocol[];
+    }
     else if (a === '--engines') {
       const list = value().split(',');
       for (const e of list) if (!(ENGINES as readonly string[]).includes(e)) throw new Error(`--engines: unknown engine ${e}`);
@@ -83,6 +106,8 @@ function parseArgs(argv: string[]): Args {
   if (!Number.isInteger(args.count) || args.count < 1) throw new Error('--count: expected a positive integer');
   if (args.engines.length === 0) args.engines = ENGINES.filter((e) => args.count <= DEFAULT_MAX[e]);
   if (!Number.isInteger(args.repeat) || args.repeat < 1) throw new Error('--repeat: expected a positive integer');
+  if (!Number.isInteger(args.browserRuns) || args.browserRuns < 1) throw new Error('--browser-runs: expected a positive integer');
+  if (!(args.delay >= 0)) throw new Error('--delay: expected milliseconds ≥ 0');
   return args;
 }
 
@@ -252,15 +277,94 @@ async function main(): Promise<void> {
   const runs = new Map<EngineKey, EngineRun>(args.engines.map((key) => [key, { key, queries: [], adversarial: [] }]));
   // Indexes of other content are stale: --reuse only keeps indexes of the content re-used.
   await buildIndexes(work, content.dir, args.reuse && !content.fresh, runs);
-  await measureEngines(work, args.repeat, runs);
-
-  const load = { before: loadBefore, after: os.loadavg()[0]! };
-  const report = renderReport(args, content.gen, runs, performance.now() - started, load);
-  console.log(report);
-  if (args.write) {
-    await writeSection(join(REPO, 'BENCHMARKS.md'), `search count=${args.count}${args.seed === '1' ? '' : ` seed=${args.seed}`}`, report);
-    log('BENCHMARKS.md updated');
+  const suffix = args.seed === '1' ? '' : ` seed=${args.seed}`;
+  if (args.browser !== 'only') {
+    await measureEngines(work, args.repeat, runs);
+    const load = { before: loadBefore, after: os.loadavg()[0]! };
+    const report = renderReport(args, content.gen, runs, performance.now() - started, load);
+    console.log(report);
+    if (args.write) {
+      await writeSection(join(REPO, 'BENCHMARKS.md'), `search count=${args.count}${suffix}`, report);
+      log('BENCHMARKS.md updated');
+    }
   }
+  if (args.browser !== 'no') {
+    for (const protocol of args.protocols) {
+      const browserStarted = performance.now();
+      const browserLoad = os.loadavg()[0]!;
+      const measured = await measureBrowser({
+        oursDir: runs.has('ours') ? (args.oursDir ?? join(work, 'public')) : undefined,
+        pagefindDir: runs.has('pagefind') ? work : undefined,
+        delayMs: args.delay,
+        protocol,
+        runs: args.browserRuns,
+        queries: QUERIES.map((q) => q.q),
+        log,
+      });
+      const report = renderBrowserReport(args, protocol, measured, performance.now() - browserStarted, { before: browserLoad, after: os.loadavg()[0]! });
+      console.log(report);
+      if (args.write) {
+        await writeSection(join(REPO, 'BENCHMARKS.md'), `search-browser count=${args.count}${suffix} delay=${args.delay} ${protocol}`, report);
+        log('BENCHMARKS.md updated');
+      }
+    }
+  }
+}
+
+/** Markdown report of the browser mode. */
+function renderBrowserReport(
+  args: Args,
+  protocol: Protocol,
+  measured: { ours?: BrowserQueryResult[]; pagefind?: BrowserQueryResult[] },
+  totalMs: number,
+  load: { before: number; after: number },
+): string {
+  const o = measured.ours === undefined ? undefined : summarize(measured.ours);
+  const p = measured.pagefind === undefined ? undefined : summarize(measured.pagefind);
+  const lines: string[] = [];
+  const over = protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1';
+  const versions = [...new Set([...(measured.ours ?? []), ...(measured.pagefind ?? [])].flatMap((r) => r.samples.flatMap((s) => s.http)))].sort();
+  lines.push(`## Cold search in Chromium over ${over}, ${args.count.toLocaleString('en-US')} skills, ${args.delay} ms per round trip`);
+  lines.push('');
+  lines.push(
+    `Run ${new Date().toISOString().slice(0, 10)} on ${machine()}; Chromium (\`${CHROMIUM_ARGS.slice(0, 3).join(' ')}\`) through playwright-core. ` +
+      (protocol === 'h2'
+        ? `A local static server over HTTP/2 (node:http2 with a self-signed certificate made for the run; Chromium with \`--ignore-certificate-errors\`; the server saw HTTP ${versions.join(', ')}) held every response ${args.delay} ms. Each run is a fresh browser context; `
+        : `A local static server (HTTP/1.1, so 6 connections per host; the server saw HTTP ${versions.join(', ')}) held every response ${args.delay} ms. Each run is a fresh browser context; `) +
+      `the search phase runs from asking for the runtime code to holding the first 20 results (ours: register \`sw.js\`, wait until it controls the page, ` +
+      `fetch \`api/v1/skills/search?q=…\` through it; Pagefind: import \`pagefind.js\`, \`search()\`, \`data()\` of the first 20). ` +
+      `Round trips in a row: the longest chain of requests each sent after the previous one's response came back, as the server saw them. ` +
+      `Bytes: every response of the phase at its gzip size (level 6) or raw size when smaller. Medians over the ${QUERIES.length} queries of each query's median of ${args.browserRuns} runs; ` +
+      `${(totalMs / 1000).toFixed(0)} s, load average ${load.before.toFixed(1)} at the start, ${load.after.toFixed(1)} at the end.` +
+      (args.oursDir === undefined ? '' : ` Ours: the build in \`${args.oursDir}\`.`),
+  );
+  lines.push('');
+  const cell = (s: BrowserSummary | undefined, f: (s: BrowserSummary) => string): string => (s === undefined ? '–' : f(s));
+  const r = (f: (s: BrowserSummary) => number): string => (o && p && f(p) > 0 ? `${(f(o) / f(p)).toFixed(2)}×` : '–');
+  lines.push('| median | ours | Pagefind | ours ÷ Pagefind |');
+  lines.push('|---|---:|---:|---:|');
+  lines.push(`| search phase ms | ${cell(o, (s) => s.phaseMs.toFixed(0))} | ${cell(p, (s) => s.phaseMs.toFixed(0))} | ${r((s) => s.phaseMs)} |`);
+  lines.push(`| after the runtime code ms (ours: the search request; Pagefind: after \`pagefind.js\`) | ${cell(o, (s) => s.searchMs.toFixed(0))} | ${cell(p, (s) => s.searchMs.toFixed(0))} | ${r((s) => s.searchMs)} |`);
+  lines.push(`| round trips in a row | ${cell(o, (s) => String(s.roundTrips))} | ${cell(p, (s) => String(s.roundTrips))} | |`);
+  lines.push(`| requests | ${cell(o, (s) => String(s.requests))} | ${cell(p, (s) => String(s.requests))} | |`);
+  lines.push(`| KiB on the wire | ${cell(o, (s) => kib(s.bytes))} | ${cell(p, (s) => kib(s.bytes))} | ${r((s) => s.bytes)} |`);
+  lines.push('');
+  lines.push('### Per query');
+  lines.push('');
+  lines.push('Median of the runs: search phase ms / round trips in a row / requests / KiB / results shown (ours through the Service Worker: 20 means it registered and answered).');
+  lines.push('');
+  lines.push('| query | ours | Pagefind |');
+  lines.push('|---|---:|---:|');
+  QUERIES.forEach((query, i) => {
+    const one = (results: BrowserQueryResult[] | undefined): string => {
+      const samples = results?.[i]?.samples;
+      if (samples === undefined || samples.length === 0) return '–';
+      const med = (f: (s: BrowserSample) => number): number => percentile(samples.map(f), 0.5);
+      return `${med((s) => s.phaseMs).toFixed(0)} / ${med((s) => s.roundTrips)} / ${med((s) => s.requests)} / ${kib(med((s) => s.bytes))} / ${med((s) => s.results)}`;
+    };
+    lines.push(`| \`${query.q.replace(/\|/g, '\\|')}\` | ${one(measured.ours)} | ${one(measured.pagefind)} |`);
+  });
+  return lines.join('\n');
 }
 
 function machine(): string {

@@ -256,7 +256,7 @@ export const ENDPOINTS = {
       title: 'Search skills',
       description:
         'Full-text search of the skills directory; a plain sentence works ("merge several PDF files into one"). ' +
-        'Query syntax: plain terms (other forms and synonyms of a word match too; when no skill holds every term, the skills holding the most are listed and meta.relaxed is true), "an exact phrase", ' +
+        'Query syntax: plain terms (other forms and synonyms of a word match too; when fewer than 10 skills hold every term, the skills holding the most follow them and meta.relaxed is true), "an exact phrase", ' +
         'name:term / description:term / content:term to restrict a term to a field, -term to exclude, prefix* for a prefix. ' +
         'Results are ranked by relevance; each has id ("owner/repo"), name, description and stars.',
     },

@@ -14,6 +14,7 @@ import { quote } from './params.ts';
 import { MANIFEST_PATH } from './paths.ts';
 import { normalizeBasePath, routeOf } from './route.ts';
 import { createSearchEngine, type SearchEngine } from './search/index.ts';
+import { TimeSlicer } from './fair.ts';
 
 /** A request handler of the Fetch API. */
 export type Handler = (request: Request) => Promise<Response>;
@@ -63,7 +64,7 @@ export function createHandler(loader: Loader, options: HandlerOptions = {}): Han
   const engines = new WeakMap<Manifest, SearchEngine>();
   const engineFor = (m: Manifest): SearchEngine => {
     let engine = engines.get(m);
-    if (engine === undefined) engines.set(m, (engine = createSearchEngine(loader, m, inFlight)));
+    if (engine === undefined) engines.set(m, (engine = createSearchEngine(loader, m, inFlight, () => new TimeSlicer())));
     return engine;
   };
 

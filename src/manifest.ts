@@ -5,11 +5,17 @@
  */
 import { ApiError } from './errors.ts';
 import { FORMAT_VERSION } from './paths.ts';
+import type { SearchRoot } from './search/format.ts';
 
 /** Search index entry point, written by the search build (see src/search/). */
 export interface SearchManifest {
   /** Path of the search index root file (content-hashed name). */
   root: string;
+  /**
+   * A copy of the root file (docs/search-index.md), so a cold search starts with the term chunks
+   * instead of waiting for the root. The runtime checks its format as it checks the file's.
+   */
+  index?: SearchRoot;
 }
 
 export interface Manifest {

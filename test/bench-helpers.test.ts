@@ -5,6 +5,7 @@
  * no timing is asserted here.)
  */
 import { describe, expect, it } from 'vitest';
+import { roundTripsInRow } from '../scripts/bench-browser.ts';
 import { percentile } from '../scripts/bench-engine.ts';
 import { markdownToHtml } from '../scripts/bench-pagefind.ts';
 import { ADVERSARIAL, QUERIES, toMiniSearch, toPagefind } from '../scripts/bench-queries.ts';
@@ -99,6 +100,21 @@ describe('markdownToHtml', () => {
         '<pre><code>echo &#34;&#60;x&#62;&#34;</code></pre>',
       ].join('\n'),
     );
+  });
+});
+
+describe('roundTripsInRow', () => {
+  it('counts the longest chain of requests each sent after the previous response', () => {
+    // manifest, then two chunks at once, then a file sent after the chunks came back.
+    const log = [
+      { start: 0, end: 50 },
+      { start: 60, end: 110 },
+      { start: 61, end: 112 },
+      { start: 120, end: 170 },
+    ];
+    expect(roundTripsInRow(log)).toBe(3);
+    expect(roundTripsInRow(log.slice(1, 3))).toBe(1);
+    expect(roundTripsInRow([])).toBe(0);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PositionTable, decodePositions, decodePostings, decodeVarints, encodePositions, encodePostings, encodeVarints, countVarints } from '../src/search/codec.ts';
+import { PositionTable, PositionsWriter, PostingsWriter, decodePositions, decodePostings, decodeVarints, encodePositions, encodePostings, encodeVarints, countVarints } from '../src/search/codec.ts';
 import { escapeHtml, highlightDescription, highlightText, type MatchedWords } from '../src/search/highlight.ts';
 import { fold, isOneEdit, isTypoOf, processTerm, scanWords, terms, tokenize, words } from '../src/search/options.ts';
 import { unmark, wellFormed } from './helpers/search-helpers.ts';
@@ -127,6 +127,21 @@ describe('codec', () => {
     expect(() => encodeVarints([1.5])).toThrow(RangeError);
     expect(() => encodePostings([2, 1], [1, 1])).toThrow(RangeError);
     expect(() => encodePostings([1], [8])).toThrow(RangeError);
+  });
+
+  it('the streaming writers the build uses start each term afresh after take()', () => {
+    // One writer streams every term of a build: a term's first gap counts from -1 again.
+    const postings = new PostingsWriter();
+    postings.push(3, 1);
+    postings.push(7, 9);
+    expect(postings.take()).toBe(encodePostings([3, 7], [1, 9]));
+    postings.push(0, 4);
+    expect(decodePostings(postings.take())).toEqual({ docs: Int32Array.from([0]), masks: Uint8Array.from([4]) });
+    const positions = new PositionsWriter();
+    positions.field(Int32Array.from([9, 2, 5, 11]), 1, 4);
+    expect(positions.size).toBeGreaterThan(0);
+    expect(positions.take()).toBe(encodePositions([[[2, 5, 11]]]));
+    expect(positions.size).toBe(0);
   });
 
   const postingsArb = fc

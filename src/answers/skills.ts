@@ -6,13 +6,13 @@ import type { Answer, AnswerContext } from '../endpoints.ts';
 import { ApiError } from '../errors.ts';
 import { answerList, readListQuery } from '../lists.ts';
 import { API_PREFIX, idKey, idShardPath, skillPath } from '../paths.ts';
-import { readAutocompleteQuery, readSearchQuery } from '../search/index.ts';
+import { readAutocompleteQuery, readSearchQuery } from './search-query.ts';
 import { envelope } from './files.ts';
 
 /** `GET /api/v1/skills`. */
 export const listSkills: Answer = async ({ load, manifest, url }) => ({ json: await answerList(load, manifest, readListQuery(url.searchParams, manifest)) });
 
-/** `GET /api/v1/skills/search`: its query is read by the search runtime's own reader. */
+/** `GET /api/v1/skills/search`: its parameters read here (./search-query.ts), the typed options searched. */
 export const searchSkills: Answer = async ({ search, url, manifest }) => ({ json: await search().search(readSearchQuery(url.searchParams, manifest)) });
 
 /** `GET /api/v1/skills/autocomplete`. */

@@ -121,19 +121,34 @@ export interface Postings {
   masks: Uint8Array;
 }
 
-/** Encode postings (see the file comment). */
-export function encodePostings(docs: readonly number[], masks: readonly number[]): string {
-  const out = new VarintWriter();
-  let prev = -1;
-  for (let i = 0; i < docs.length; i++) {
-    const doc = docs[i]!;
-    const mask = masks[i]!;
-    if (doc <= prev || mask < 1 || mask > 15 || (mask & 8 && !(mask & 1))) {
+/**
+ * Postings encoder, one document at a time (see the file comment): the build streams every term's
+ * postings through it, and `encodePostings` is a loop over it, so the tests of one check the other.
+ */
+export class PostingsWriter {
+  private readonly out = new VarintWriter();
+  private prev = -1;
+
+  /** Append `doc` (greater than the previous one of this term) with its field `mask`. */
+  push(doc: number, mask: number): void {
+    if (doc <= this.prev || mask < 1 || mask > 15 || (mask & 8 && !(mask & 1))) {
       throw new RangeError('postings: documents must increase, masks be 1–15 (8 only with the name bit)');
     }
-    out.push((doc - prev) * 16 + mask);
-    prev = doc;
+    this.out.push((doc - this.prev) * 16 + mask);
+    this.prev = doc;
   }
+
+  /** The postings written since the last `take()`; the next push starts a new term. */
+  take(): string {
+    this.prev = -1;
+    return this.out.take();
+  }
+}
+
+/** Encode postings (see the file comment). */
+export function encodePostings(docs: readonly number[], masks: readonly number[]): string {
+  const out = new PostingsWriter();
+  for (let i = 0; i < docs.length; i++) out.push(docs[i]!, masks[i]!);
   return out.take();
 }
 
@@ -155,15 +170,35 @@ export function decodePostings(s: string): Postings {
 /** Positions of one term in one document: one sorted array per field bit set in its mask (low bit first). */
 export type DocPositions = number[][];
 
+/**
+ * Positions encoder, one field of one document at a time: its number of occurrences, then the
+ * positions, the first as is and the rest as gaps. The build streams every term through it and
+ * `encodePositions` is a loop over it (one copy, tested through either).
+ */
+export class PositionsWriter {
+  private readonly out = new VarintWriter();
+
+  /** Append one field's positions `positions[from, to)`, increasing. */
+  field(positions: ArrayLike<number>, from = 0, to = positions.length): void {
+    this.out.push(to - from);
+    for (let i = from; i < to; i++) this.out.push(i === from ? positions[i]! : positions[i]! - positions[i - 1]!);
+  }
+
+  /** Characters written since the last `take()`. */
+  get size(): number {
+    return this.out.size;
+  }
+
+  /** The positions written since the last `take()`. */
+  take(): string {
+    return this.out.take();
+  }
+}
+
 /** Encode the positions of one term (documents in postings order). */
 export function encodePositions(perDoc: readonly DocPositions[]): string {
-  const out = new VarintWriter();
-  for (const fields of perDoc) {
-    for (const positions of fields) {
-      out.push(positions.length);
-      positions.forEach((p, i) => out.push(i === 0 ? p : p - positions[i - 1]!));
-    }
-  }
+  const out = new PositionsWriter();
+  for (const fields of perDoc) for (const positions of fields) out.field(positions);
   return out.take();
 }
 

@@ -7,12 +7,15 @@
  * Documents are numbered 0..n-1 in the order stars desc, updatedAt desc, id asc: the number
  * alone encodes ranking factors (3) and (4) and the final tie by id, and `stars ≥ X` is a prefix.
  *
- * - root `r.<hash>.json` (`SearchRoot`, path in `manifest.search.root`): document count, the
- *   first term and file of every term chunk, the summary shards, the filter files.
+ * - root `r.<hash>.json` (`SearchRoot`, path in `manifest.search.root`, and a copy of it in
+ *   `manifest.search.index` so a cold search starts with the term chunks): document count, the
+ *   first term and file of every term chunk and of every postings pack, the summary shards, the
+ *   filter files.
  * - term chunk `t.<hash>.json` (`TermChunk`): a range of the sorted terms; per term its postings
- *   inline, or `=<df>` when they are long and live in a postings pack the chunk lists; and the
+ *   inline, or `=<df>` when they are long and live in a postings pack the root lists; and the
  *   positions packs of its terms.
- * - postings pack `p.<hash>.json` (`TermPack`): long postings of a run of consecutive terms.
+ * - postings pack `p.<hash>.json` (`TermPack`): long postings of a run of consecutive terms. The
+ *   root lists them (format 4), so a word's pack is fetched together with its chunk.
  * - positions pack `q.<hash>.json` (`TermPack`): where each term occurs (codec.ts positions), read
  *   only by phrase queries: either the whole positions of a run of consecutive terms, or one piece
  *   of the positions of a term too long for one pack (the positions of a range of its postings).
@@ -22,8 +25,9 @@
  *   Phrases are checked on positions: there is no dictionary of word pairs (format 1 had one: 212
  *   of its 227 MB at 10k skills).
  * - summary shard `d.<hash>.<i>.json` (`SummaryShard`): the result summaries of documents
- *   `i·size … i·size+size-1`; `<hash>` is one hash over every shard (the root lists no per-shard
- *   names, so it stays small at any corpus size).
+ *   `i·size … i·size+size-1`; `<hash>` is the hash of its group of `group` consecutive shards
+ *   (format 4), so a changed summary renames only the shards of its group, while the root lists
+ *   one name per group rather than per shard.
  * - filter `f.<hash>.json` (`FilterFile`): the documents of one category (subcategories included),
  *   platform, or of `hasIndex` true.
  * - stars `s.<hash>.json` (`StarsFile`): distinct star counts with their document counts, for `minStars`.
@@ -32,7 +36,7 @@
 import { API_PREFIX } from '../paths.ts';
 
 /** Version of the search files; the runtime refuses another. */
-export const SEARCH_FORMAT = 3;
+export const SEARCH_FORMAT = 4;
 
 /** Folder of every search file. */
 export const SEARCH_DIR = `${API_PREFIX}/skills/_search`;
@@ -40,6 +44,12 @@ export const SEARCH_DIR = `${API_PREFIX}/skills/_search`;
 /** Path of a search file from its name (`t.3fa9…`). */
 export function searchFilePath(name: string): string {
   return `${SEARCH_DIR}/${name}.json`;
+}
+
+/** Name of summary shard `i` (`SearchRoot.summaries`), or undefined when the root has no such shard. */
+export function summaryShardName(summaries: SearchRoot['summaries'], i: number): string | undefined {
+  const group = summaries.groups[Math.floor(i / summaries.group)];
+  return group === undefined ? undefined : `d.${group}.${i}`;
 }
 
 /** Entry file of the index. */
@@ -51,8 +61,17 @@ export interface SearchRoot {
   termFirst: string[];
   /** File name of each term chunk. */
   termFiles: string[];
-  /** Summary shards: `size` documents each, file `${prefix}.${i}`. */
-  summaries: { size: number; prefix: string };
+  /**
+   * Postings packs (format 4): first term, last term and file of each, sorted by first term. The
+   * long postings of a term are in the last pack whose first term is at most the term; a term
+   * after that pack's last term has its postings inline in its chunk (no pack to fetch).
+   */
+  packs: Array<[first: string, last: string, file: string]>;
+  /**
+   * Summary shards (format 4): `size` documents each; shard `i` is file `d.${groups[g]}.${i}` with
+   * `g = floor(i / group)`, `groups[g]` a hash of that group's shards.
+   */
+  summaries: { size: number; group: number; groups: string[] };
   /** Filter file names by key: `category/<slug>`, `platform/<id>`, `hasIndex`. A missing key is an empty set. */
   filters: Record<string, string>;
   /** Stars file name. */
@@ -69,10 +88,8 @@ export interface SearchRoot {
 export interface TermChunk {
   /** Sorted terms. */
   terms: string[];
-  /** Per term: its postings (varint string), or `=<df>` when they are in a postings pack. */
+  /** Per term: its postings (varint string), or `=<df>` when they are in a postings pack (`SearchRoot.packs`). */
   postings: string[];
-  /** Postings packs of this chunk: first term of each and its file. */
-  packs: Array<[string, string]>;
   /** Positions packs of the head stream (name and description) of this chunk's terms. */
   headPositions: PositionRefs;
   /** Positions packs of the body stream (content) of this chunk's terms. */

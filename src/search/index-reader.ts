@@ -17,6 +17,7 @@ import {
   POSITION_STREAMS,
   SEARCH_FORMAT,
   searchFilePath,
+  summaryShardName,
   type FilterFile,
   type PositionRefs,
   type PositionStream,
@@ -62,8 +63,8 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
-function isPairs(value: unknown): value is Array<[string, string]> {
-  return Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string');
+function isPackRefs(value: unknown): value is SearchRoot['packs'] {
+  return Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 3 && p.every((x) => typeof x === 'string'));
 }
 
 function isPositionRefs(value: unknown): value is PositionRefs {
@@ -83,6 +84,7 @@ export class IndexReader {
   private readonly files = new Lru<Promise<unknown>>(MAX_FILES);
   private readonly decoded = new Lru<Postings>(MAX_DECODED);
   private readonly dfs = new WeakMap<TermChunk, Int32Array>();
+  private readonly packFirsts = new WeakMap<SearchRoot, string[]>();
   private readonly memo = new Lru<Promise<unknown>>(MAX_MEMO);
   private readonly phrases = new Lru<Uint8Array>(MAX_VERIFIED_BYTES);
   private readonly states = new Lru<Uint8Array>(MAX_STATE_BYTES);
@@ -93,6 +95,8 @@ export class IndexReader {
     private readonly rootPath: string,
     /** How loads under way are shared between concurrent requests (src/in-flight.ts). */
     private readonly inFlight: InFlight = 'shared',
+    /** The manifest's copy of the root (`manifest.search.index`): no request for the root. */
+    private readonly rootCopy?: unknown,
   ) {}
 
   /** A search file, shape-checked once (the checked value is what the LRU keeps). */
@@ -142,7 +146,7 @@ export class IndexReader {
   root(): Promise<SearchRoot> {
     if (this.rootPromise !== undefined) return this.rootPromise;
     const pending = (async () => {
-      const value = await this.loader(this.rootPath);
+      const value = this.rootCopy ?? (await this.loader(this.rootPath));
       if (!isObject(value)) throw broken(this.rootPath);
       if (value.format !== SEARCH_FORMAT) {
         throw new ApiError(
@@ -156,7 +160,13 @@ export class IndexReader {
         !isStringArray(r.termFirst) ||
         !isStringArray(r.termFiles) ||
         r.termFirst.length !== r.termFiles.length ||
+        !isPackRefs(r.packs) ||
         !isObject(r.summaries) ||
+        !Number.isInteger(r.summaries.size) ||
+        !(r.summaries.size > 0) ||
+        !Number.isInteger(r.summaries.group) ||
+        !(r.summaries.group > 0) ||
+        !isStringArray(r.summaries.groups) ||
         !isObject(r.filters) ||
         typeof r.stars !== 'string' ||
         typeof r.copies !== 'string'
@@ -177,7 +187,7 @@ export class IndexReader {
 
   private chunk(file: string): Promise<TermChunk> {
     return this.file<TermChunk>(file, (c) =>
-      isStringArray(c.terms) && isStringArray(c.postings) && c.terms.length === c.postings.length && isPairs(c.packs) && isPositionRefs(c.headPositions) && isPositionRefs(c.bodyPositions),
+      isStringArray(c.terms) && isStringArray(c.postings) && c.terms.length === c.postings.length && isPositionRefs(c.headPositions) && isPositionRefs(c.bodyPositions),
     );
   }
 
@@ -195,11 +205,45 @@ export class IndexReader {
     return { term: chunk.terms[index]!, df: dfs[index]!, file, index };
   }
 
+  /**
+   * Start loading the postings packs that may hold the long postings of the terms in
+   * [`from`, `to`] while their chunks load, so a word costs one round trip, not two (a pack
+   * fetched for a term whose postings turn out inline is the price; docs/search-index.md).
+   */
+  private prefetchPacks(root: SearchRoot, from: string, to: string): void {
+    const firsts = this.firstsOf(root);
+    // The pack whose range holds `from`, and the next one when it starts within [from, to].
+    const at = upperBound(firsts, from) - 1;
+    for (const i of [at, at + 1]) {
+      const pack = root.packs[i];
+      if (pack === undefined || pack[1] < from || pack[0] > to) continue;
+      // Errors surface when the postings are read; this load is only started early.
+      this.pack(pack[2]).catch(() => undefined);
+    }
+  }
+
+  /** The first term of every postings pack of `root` (computed once). */
+  private firstsOf(root: SearchRoot): string[] {
+    let firsts = this.packFirsts.get(root);
+    if (firsts === undefined) this.packFirsts.set(root, (firsts = root.packs.map((p) => p[0])));
+    return firsts;
+  }
+
+  /**
+   * Start loading the postings packs of the terms in [`from`, `to`] (at most two) without waiting:
+   * a scan over a short prefix starts at the prefix, while the word asked for may sit in a pack
+   * further on, which would otherwise wait for the chunk.
+   */
+  async prefetch(from: string, to = from): Promise<void> {
+    this.prefetchPacks(await this.root(), from, to);
+  }
+
   /** The term, when the index has it. */
   async lookup(term: string): Promise<TermInfo | undefined> {
     const root = await this.root();
     const file = root.termFiles[rangeIndex(root.termFirst, term)];
     if (file === undefined) return undefined;
+    this.prefetchPacks(root, term, term);
     const chunk = await this.chunk(file);
     const index = sortedIndexOf(chunk.terms, term);
     return index < 0 ? undefined : this.info(chunk, file, index);
@@ -210,6 +254,7 @@ export class IndexReader {
     const root = await this.root();
     if (root.termFiles.length === 0) return [];
     const files = root.termFiles.slice(rangeIndex(root.termFirst, prefix), rangeIndex(root.termFirst, `${prefix}\uffff`) + 1);
+    this.prefetchPacks(root, prefix, `${prefix}\uffff`);
     const chunks = await Promise.all(files.map((file) => this.chunk(file)));
     const found: TermInfo[] = [];
     chunks.forEach((chunk, k) => {
@@ -225,7 +270,7 @@ export class IndexReader {
     if (hit !== undefined) return hit;
     const chunk = await this.chunk(info.file);
     let encoded = chunk.postings[info.index]!;
-    if (encoded.startsWith('=')) encoded = await this.packedPostings(chunk.packs, info.term);
+    if (encoded.startsWith('=')) encoded = await this.packedPostings(await this.root(), info.term);
     let postings: Postings;
     try {
       postings = decodePostings(encoded);
@@ -274,10 +319,9 @@ export class IndexReader {
     return table;
   }
 
-  /** Postings of `term` from the postings pack of its chunk that holds them. */
-  private async packedPostings(packs: Array<[string, string]>, term: string): Promise<string> {
-    const firsts = packs.map((p) => p[0]);
-    const name = packs[rangeIndex(firsts, term)]?.[1];
+  /** Postings of `term` from the postings pack that holds them. */
+  private async packedPostings(root: SearchRoot, term: string): Promise<string> {
+    const name = root.packs[rangeIndex(this.firstsOf(root), term)]?.[2];
     if (name === undefined) throw broken(`postings of ${JSON.stringify(term)}`);
     const pack = await this.pack(name);
     const index = sortedIndexOf(pack.terms, term);
@@ -288,16 +332,20 @@ export class IndexReader {
   /** The summary rows of `docs`. */
   async summaries(docs: readonly number[]): Promise<Map<number, SummaryRow>> {
     const root = await this.root();
-    const { size, prefix } = root.summaries;
+    const { size } = root.summaries;
     const shardNos = [...new Set(docs.map((d) => Math.floor(d / size)))];
-    const shards = await Promise.all(
-      shardNos.map((no) => this.file<SummaryShard>(`${prefix}.${no}`, (s) => Array.isArray(s.docs))),
-    );
+    const nameOf = (no: number): string => {
+      const name = summaryShardName(root.summaries, no);
+      if (name === undefined) throw broken(`${this.rootPath} (no summary shard ${no})`);
+      return name;
+    };
+    // Every shard of the page at once: over HTTP/2 that is one round trip whatever their number.
+    const shards = await Promise.all(shardNos.map((no) => this.file<SummaryShard>(nameOf(no), (s) => Array.isArray(s.docs))));
     const rows = new Map<number, SummaryRow>();
     for (const d of docs) {
       const shard = shards[shardNos.indexOf(Math.floor(d / size))]!;
       const row = shard.docs[d % size];
-      if (!Array.isArray(row) || row.length < 5) throw broken(`${prefix}.${Math.floor(d / size)}.json`);
+      if (!Array.isArray(row) || row.length < 5) throw broken(`${nameOf(Math.floor(d / size))}.json`);
       rows.set(d, row);
     }
     return rows;

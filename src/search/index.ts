@@ -5,11 +5,8 @@
  */
 import type { InFlight } from '../in-flight.ts';
 import { ApiError, isApiError } from '../errors.ts';
-import { TimeSlicer } from '../fair.ts';
 import type { Loader } from '../loader.ts';
 import type { Manifest } from '../manifest.ts';
-import { ParamReader } from '../params.ts';
-import { MAX_LIMIT, PAGE_SIZE } from '../paths.ts';
 import type { Pagination, SearchMeta, SearchResult, Suggestion } from '../schemas.ts';
 import { HAS_INDEX_FILTER, categoryFilterKey, platformFilterKey } from './format.ts';
 import { highlightDescription, highlightText } from './highlight.ts';
@@ -30,7 +27,7 @@ export interface SearchAnswer {
   meta: SearchMeta;
 }
 
-/** Endpoint 5's parameters, parsed and checked (`readSearchQuery`). */
+/** Endpoint 5's options, already checked by the caller (the HTTP edge: src/answers/search-query.ts). */
 export interface SearchQuery {
   /** The query text as given (parsed by the engine: its errors are the query codes of docs/decisions.md §5). */
   q: string | undefined;
@@ -45,7 +42,7 @@ export interface SearchQuery {
   hasIndex?: boolean | undefined;
 }
 
-/** Endpoint 6's parameters, parsed and checked (`readAutocompleteQuery`). */
+/** Endpoint 6's options, already checked by the caller. */
 export interface AutocompleteQuery {
   q: string | undefined;
   limit: number;
@@ -56,36 +53,6 @@ export interface SearchEngine {
   search(query: SearchQuery): Promise<SearchAnswer>;
   /** Endpoint 6. */
   autocomplete(query: AutocompleteQuery): Promise<{ data: Suggestion[] }>;
-}
-
-/**
- * The HTTP edge of endpoint 5: its query parameters read once into a `SearchQuery`, or one
- * INVALID_PARAMS error naming every bad parameter.
- */
-export function readSearchQuery(params: URLSearchParams, manifest: Pick<Manifest, 'categories' | 'platforms'>): SearchQuery {
-  const p = new ParamReader(params);
-  const q = p.raw('q');
-  const page = p.positiveInt('page', 1);
-  const limit = p.positiveInt('limit', PAGE_SIZE, MAX_LIMIT);
-  const category = p.member('category', manifest.categories, 'category');
-  const platform = p.member('platform', manifest.platforms, 'platform');
-  const minStars = p.nonNegativeInt('minStars');
-  const hasIndex = p.boolean('hasIndex');
-  const hasMarketplace = p.boolean('hasMarketplace');
-  if (hasIndex !== undefined && hasMarketplace !== undefined && hasIndex !== hasMarketplace) {
-    p.fail('hasMarketplace', 'hasMarketplace is another name of hasIndex: give one of them, or both with the same value');
-  }
-  p.done();
-  return { q, page, limit, category, platform, minStars, hasIndex: hasIndex ?? hasMarketplace };
-}
-
-/** The HTTP edge of endpoint 6 (`q`, `limit`), as `readSearchQuery`. */
-export function readAutocompleteQuery(params: URLSearchParams): AutocompleteQuery {
-  const p = new ParamReader(params);
-  const q = p.raw('q');
-  const limit = p.positiveInt('limit', AUTOCOMPLETE_DEFAULT, AUTOCOMPLETE_MAX);
-  p.done();
-  return { q, limit };
 }
 
 const LAST_WORD = /[\p{L}\p{N}\p{M}]+$/u;
@@ -111,6 +78,19 @@ function plan(idx: IndexReader, query: ParsedQuery, plans: Map<string, Promise<C
   );
 }
 
+/**
+ * Lets other work in between the slices of one request (src/fair.ts `TimeSlicer` on a busy host):
+ * `tick()` resolves at once while the slice lasts, later after yielding.
+ */
+export interface Slicer {
+  tick(): Promise<void>;
+}
+
+/** A slicer that never yields (one request at a time: tests, tools). */
+function noSlicer(): Slicer {
+  return { tick: async () => undefined };
+}
+
 function now(): number {
   return globalThis.performance?.now() ?? Date.now();
 }
@@ -120,8 +100,8 @@ function now(): number {
  * INVALID_PARAMS naming every bad parameter, the query codes of docs/decisions.md §5, SERVER_ERROR when
  * the build wrote no search index or a file of it is missing.
  */
-export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight: InFlight = 'shared'): SearchEngine {
-  const reader = manifest.search === undefined ? undefined : new IndexReader(loader, manifest.search.root, inFlight);
+export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight: InFlight = 'shared', slicer: () => Slicer = noSlicer): SearchEngine {
+  const reader = manifest.search === undefined ? undefined : new IndexReader(loader, manifest.search.root, inFlight, manifest.search.index);
   const index = (): IndexReader => {
     if (reader === undefined) throw new ApiError('SERVER_ERROR', 'Search is not available: the search index was not built');
     return reader;
@@ -144,11 +124,11 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
         sets: [categorySet, platformSet, wantIndex === true ? indexSet : undefined].filter((s) => s !== undefined),
         without: wantIndex === false ? indexSet : undefined,
       };
-      const slicer = new TimeSlicer();
+      const slice = slicer();
       const [plans, originals, root] = await Promise.all([plan(idx, query, new Map()), idx.originals(), idx.root()]);
       const matches = await evaluate(idx, plans, filter, root.docs, originals);
       // Planning and matching were one slice of work: let other requests in before the page.
-      await slicer.tick();
+      await slice.tick();
 
       const total = matches.docs.length;
       const from = Math.min(total, (page - 1) * limit);
@@ -201,9 +181,9 @@ export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight:
       const counts = new Map<string, number>();
       const docCount = (await idx.root()).docs;
       // Up to 20 counts: other requests get the thread between them.
-      const slicer = new TimeSlicer();
+      const slice = slicer();
       for (const candidate of candidates) {
-        await slicer.tick();
+        await slice.tick();
         let query: ParsedQuery;
         try {
           query = parseQuery(head + candidate.term + close);

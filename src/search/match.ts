@@ -13,8 +13,9 @@
  *   every other clause and filter.
  * - Positive clauses are ANDed; a document holding a negated clause anywhere (in its field, when
  *   it names one) is removed. A negated word matches that exact word only; `-word*` its prefix.
- *   When no document holds every plain word (unquoted, no field) but some hold one, the query is
- *   *relaxed*: documents holding at least one plain word and every other clause match.
+ *   When fewer than `RELAX_BELOW` documents hold every plain word (unquoted, no field) and others
+ *   hold some, the query is *relaxed*: documents holding at least one plain word and every other
+ *   clause match, those holding the most plain words first.
  * - Ranking (docs/api.md "Ranking"): (1) the number of positive clauses matched (all of them unless
  *   relaxed), (2) the relevance: the sum over clauses of the clause's weight (`clauseWeight`, from
  *   how many documents it matches) times the best match weight in the document (`MATCH_WEIGHT`:
@@ -192,6 +193,9 @@ async function expandUncached(reader: IndexReader, clause: Clause): Promise<Term
   if (stemPrefix !== null && stemPrefix.length < scan.length) scan = stemPrefix;
   const stem = stemOf(term);
   const synonyms = synonymsOf(term);
+  // The packs of the word itself and of its stem's range load with the chunks of the scan.
+  if (scan !== term) void reader.prefetch(term).catch(() => undefined);
+  if (stemPrefix !== null && stemPrefix !== scan) void reader.prefetch(stemPrefix, `${stemPrefix}\uffff`).catch(() => undefined);
   const [candidates, singles, multis] = await Promise.all([
     short ? reader.lookup(term).then((info) => (info === undefined ? [] : [info])) : reader.withPrefix(scan),
     Promise.all(synonyms.filter((s) => s.length === 1).map((s) => reader.lookup(s[0]!))),
@@ -412,7 +416,15 @@ function adjacent(tables: readonly PositionTable[], r: number, f: number, cursor
   return false;
 }
 
-/** Evaluate planned clauses under a filter: the matching documents, ranked (relaxed when nothing holds every plain word). */
+/**
+ * Fewer documents than this holding every plain word relaxes the query: they still rank first
+ * (they match the most clauses), and the documents holding some of the words follow, so a
+ * sentence with one word no skill shares with the best ones is not left with a handful of
+ * answers (docs/api.md "Relaxation").
+ */
+export const RELAX_BELOW = 10;
+
+/** Evaluate planned clauses under a filter: the matching documents, ranked (relaxed when fewer than `RELAX_BELOW` hold every plain word). */
 export async function evaluate(
   reader: IndexReader,
   plans: readonly ClausePlan[],
@@ -421,10 +433,11 @@ export async function evaluate(
   originals?: Int32Array,
 ): Promise<Matches> {
   let selected = await select(reader, plans, filter, docCount, false);
-  if (selected.candidates.length === 0 && relaxable(plans)) {
+  if (selected.candidates.length < RELAX_BELOW && relaxable(plans)) {
     const relaxed = await select(reader, plans, filter, docCount, true);
-    // Words matching nothing at all stay an empty, unrelaxed answer.
-    if (relaxed.candidates.length > 0) selected = relaxed;
+    // Relaxed only when that adds documents: words matching nothing at all stay an empty,
+    // unrelaxed answer, and so do full matches that no partial match would follow.
+    if (relaxed.candidates.length > selected.candidates.length) selected = relaxed;
   }
   return rank(selected.candidates, selected.positive, docCount, selected.relaxed, originals);
 }

@@ -12,7 +12,8 @@ import { mapLoader } from '../../src/loader.ts';
 import type { Suggestion } from '../../src/schemas.ts';
 import type { Manifest } from '../../src/manifest.ts';
 import { FORMAT_VERSION, PAGE_SIZE } from '../../src/paths.ts';
-import { createSearchEngine, readAutocompleteQuery, readSearchQuery, type SearchAnswer, type SearchEngine } from '../../src/search/index.ts';
+import { createSearchEngine, type SearchAnswer, type SearchEngine } from '../../src/search/index.ts';
+import { readAutocompleteQuery, readSearchQuery } from '../../src/answers/search-query.ts';
 import {
   FIELD_BIT,
   FIELDS,
@@ -299,8 +300,8 @@ export class ReferenceIndex {
     return out;
   }
 
-  /** Ids of the documents matching `query` under the filters, best first. */
-  search(query: ParsedQuery, filter: (s: SkillRecord) => boolean = () => true): string[] {
+  /** Ids of the documents matching `query` under the filters, best first (`relax` false: never relaxed, as autocomplete counts). */
+  search(query: ParsedQuery, filter: (s: SkillRecord) => boolean = () => true, relax = true): string[] {
     const positives = query.clauses.filter((c) => !c.negated);
     const positive = positives.map((c) => this.clause(c));
     const negative = query.clauses.filter((c) => c.negated).map((c) => this.clause(c));
@@ -331,7 +332,11 @@ export class ReferenceIndex {
       return ranked;
     };
     let ranked = rank(false);
-    if (ranked.length === 0 && positives.filter(plainWord).length >= 2) ranked = rank(true);
+    // Relaxed below 10 full matches (docs/api.md), when that adds documents.
+    if (relax && ranked.length < 10 && positives.filter(plainWord).length >= 2) {
+      const relaxed = rank(true);
+      if (relaxed.length > ranked.length) ranked = relaxed;
+    }
     ranked.sort((a, b) => b.matched - a.matched || b.relevance - a.relevance || a.n - b.n);
     return ranked.map((r) => this.docs[r.n]!.id);
   }
