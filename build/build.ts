@@ -21,6 +21,7 @@ import { loadContent } from './load-content.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { Problem } from './model.ts';
 import { recoverOutput, writeAtomically } from './output.ts';
+import { readOutputRecord, writeOutputRecord } from './output-record.ts';
 import { formatProblem } from './problems.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
@@ -121,6 +122,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     }
   }
   const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
+  // What the live output holds, file by file, when it is still the output the last incremental
+  // build left: then only changed files are written and committed in place (build/commit-journal.ts).
+  const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, { previous, quality: options.quality });
   // A damaged change log is never skippable: it is the history mirrors follow (build/changes.ts).
   const { log, problems: logProblems } = readChangeLog(options.contentDir);
@@ -166,6 +170,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     return final;
   }, {
     reuse: incremental,
+    record: incremental,
+    ...(outputRecord === undefined ? {} : { inPlace: outputRecord }),
     // The previous tree is all hard links into the new one (or gone): removing it is bookkeeping.
     removeInBackground: incremental,
     beforeSwap: async () => {
@@ -176,6 +182,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   });
   // After the swap: a build killed before this line leaves the older cache, which is keyed by
   // input hashes and so never wrong.
+  if (incremental && stats.record !== undefined) writeOutputRecord(cacheDir, out, stats.record);
   if (incremental && cache !== undefined) {
     try {
       writeLoadCache(cacheDir, cache);
