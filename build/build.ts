@@ -21,11 +21,11 @@ import { loadContent } from './load-content.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { Problem } from './model.ts';
 import { recoverOutput, writeAtomically } from './output.ts';
-import { readOutputRecord, writeOutputRecord } from './output-record.ts';
+import { readOutputRecord, readSkillFilesRecord, writeOutputRecord, writeSkillFilesRecord } from './output-record.ts';
 import { formatProblem } from './problems.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
-import { writeSkillFiles } from './skill-output.ts';
+import { writeSkillFiles, type SkillFilesMemo } from './skill-output.ts';
 import { writeTree } from './write-tree.ts';
 import { buildKey, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
 
@@ -125,6 +125,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   // What the live output holds, file by file, when it is still the output the last incremental
   // build left: then only changed files are written and committed in place (build/commit-journal.ts).
   const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
+  const skillFilesRecord = outputRecord === undefined ? undefined : readSkillFilesRecord(cacheDir, out);
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, { previous, quality: options.quality });
   // A damaged change log is never skippable: it is the history mirrors follow (build/changes.ts).
   const { log, problems: logProblems } = readChangeLog(options.contentDir);
@@ -135,6 +136,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   const appended = planChanges(log.entries, content.skills, skippedSkillIds(skipped), builtAt ?? new Date().toISOString());
   const changes = [...log.entries, ...appended];
   const logBytes = logBytesAfter(log, appended);
+  // Each skill's files and archive as the live output has them, kept where the skill folder's
+  // input hash is unchanged (incremental builds only).
+  const skillFiles: SkillFilesMemo | undefined = incremental && cache !== undefined
+    ? { previous: skillFilesRecord ?? new Map(), hashOf: (dir) => cache.skills.get(dir)?.hash, next: new Map() }
+    : undefined;
 
   const { result: manifest, stats } = await writeAtomically(options.outDir, MANIFEST_PATH, async (writer) => {
     const emit: typeof writer.emit = (path, data) => {
@@ -145,12 +151,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     // writeTree emits the manifest too; it is written here instead, last, with the search entry
     // and `builtAt` added.
     // Each skill's files, archive and discovery indexes first: the details name the archive.
-    const withFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base);
+    const withFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base, skillFiles);
     const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)));
     progress('building the search index');
     const search = await buildSearchIndex(content.skills, emit, content.categories);
     const changeCount = await emitChangePages(changes, emit);
-    progress('writing the site and swapping the output in');
+    progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
     if (options.site !== false) {
       await writeSite(writer, { base: options.base });
       const base = normalizeBase(options.base);
@@ -182,7 +188,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   });
   // After the swap: a build killed before this line leaves the older cache, which is keyed by
   // input hashes and so never wrong.
-  if (incremental && stats.record !== undefined) writeOutputRecord(cacheDir, out, stats.record);
+  if (incremental && stats.record !== undefined) {
+    writeOutputRecord(cacheDir, out, stats.record);
+    if (skillFiles !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record);
+  }
   if (incremental && cache !== undefined) {
     try {
       writeLoadCache(cacheDir, cache);

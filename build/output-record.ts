@@ -110,3 +110,71 @@ export function dropOutputRecord(cacheDir: string, out: string): void {
     // As above: identity protects a stale record.
   }
 }
+
+/** A skill folder's files in the output (build/skill-output.ts), as stored beside the record. */
+export interface StoredSkillFiles {
+  hash: string;
+  archive: { size: number; sha256: string };
+  files: [path: string, key: string][];
+}
+
+function skillFilesFile(cacheDir: string, out: string): string {
+  return recordFile(cacheDir, out).replace(/\/output-([0-9a-f]+)\.txt$/, '/skill-files-$1.ndjson');
+}
+
+/** The skill files of `out` by skill folder, when stored for the folder there now; undefined otherwise. */
+export function readSkillFilesRecord(cacheDir: string, out: string): Map<string, StoredSkillFiles> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(skillFilesFile(cacheDir, out), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  try {
+    const header = JSON.parse(lines[0]!) as { format?: unknown; output?: unknown; checksum?: unknown };
+    const body = text.slice(lines[0]!.length + 1);
+    const identity = outputIdentity(out);
+    if (header.format !== `${FORMAT}-skill-files` || identity === undefined || header.output !== identity) return undefined;
+    if (header.checksum !== createHash('sha256').update(body).digest('hex')) return undefined;
+    const found = new Map<string, StoredSkillFiles>();
+    for (const line of lines.slice(1)) {
+      if (line === '') continue;
+      const { dir, ...entry } = JSON.parse(line) as StoredSkillFiles & { dir: string };
+      found.set(dir, entry);
+    }
+    return found;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Store the skill files of `out` with the keys of `record` (entries with a path the record lacks are left out). Never throws. */
+export function writeSkillFilesRecord(cacheDir: string, out: string, skills: ReadonlyMap<string, StoredSkillFiles>, record: OutputRecord): void {
+  const file = skillFilesFile(cacheDir, out);
+  try {
+    const identity = outputIdentity(out);
+    if (identity === undefined) {
+      rmSync(file, { force: true });
+      return;
+    }
+    const lines: string[] = [];
+    for (const [dir, entry] of skills) {
+      const files = entry.files.map(([path]): [string, string] => [path, record.get(path) ?? '']);
+      if (files.some(([, key]) => key === '')) continue;
+      lines.push(`${JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files })}\n`);
+    }
+    const body = lines.join('');
+    const header = { format: `${FORMAT}-skill-files`, output: identity, checksum: createHash('sha256').update(body).digest('hex') };
+    mkdirSync(resolve(cacheDir), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(header)}\n${body}`);
+    renameSync(temporary, file);
+  } catch {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // Identity protects a stale file.
+    }
+  }
+}

@@ -30,6 +30,13 @@ export interface OutputWriter {
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
   /** Copy an existing file (a static asset) into the tree. */
   copyFile(path: string, source: string): Promise<void>;
+  /**
+   * Keep the live output's files at these paths as they are (an in-place build, `inPlace`), when
+   * the output record has every one of them with the given key (`fileKey`): they count as
+   * written with those bytes and are neither made nor hashed. All or nothing: false when any
+   * cannot be kept (then the caller writes them all).
+   */
+  keep?(files: readonly (readonly [path: string, key: string])[]): boolean;
 }
 
 /** Totals of what was written. */
@@ -379,6 +386,19 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
     },
     writeFile: write,
     copyFile: (path, source) => track(fs.readFile(source).then((bytes) => write(path, bytes))),
+    keep: (files) => {
+      const previous = changes?.previous;
+      if (previous === undefined || record === undefined || failure !== undefined) return false;
+      if (!files.every(([path, key]) => path !== changes?.always && previous.get(path) === key)) return false;
+      for (const [path, key] of files) {
+        target(path); // checked and claimed like a written path
+        record.set(path, key);
+        stats.files += 1;
+        stats.bytes += Number(key.slice(key.indexOf(' ') + 1));
+        stats.reused += 1;
+      }
+      return true;
+    },
   };
   const settle = async (): Promise<{ error: unknown } | undefined> => {
     while (running.size > 0) await Promise.all(running);
