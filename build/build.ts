@@ -4,10 +4,13 @@
  * only when every problem is confined to a skill folder (which is left out and reported).
  * Output is deterministic: it depends only on the content, plus `builtAt` in the manifest when
  * `SOURCE_DATE_EPOCH` is set. `incremental` re-uses the build cache (build/build-cache.ts) for
- * skills whose input did not change, and hard-links output files whose bytes did not change; the
- * cache is written only after the new output was swapped in; when nothing changed since the
- * incremental build that wrote the output, nothing is read or written (build/up-to-date.ts). The change log in the content
- * folder gets this build's changes right before the swap (build/changes.ts).
+ * skills whose input did not change; over the output the last incremental build wrote (its record,
+ * build/output-record.ts) it commits only the files whose bytes changed into the live folder with
+ * a journal (build/commit-journal.ts), otherwise it hard-links unchanged files into a new tree
+ * and swaps; the cache is written only after the new output is in place; when nothing changed
+ * since the incremental build that wrote the output, nothing is read or written
+ * (build/up-to-date.ts). The change log in the content folder gets this build's changes right
+ * before the swap or commit (build/changes.ts).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
@@ -45,8 +48,10 @@ export interface BuildOptions {
   base?: string;
   /**
    * Re-use what did not change, with the same output as a clean build: each skill folder whose
-   * input is unchanged skips parsing and validation (the build cache in `cacheDir`), and output
-   * files whose bytes did not change are hard-linked from the previous output.
+   * input is unchanged skips parsing and validation (the build cache in `cacheDir`); over the
+   * output the last incremental build wrote, only changed files are written and committed in
+   * place (an unchanged skill's files and archive are not even made), otherwise output files
+   * whose bytes did not change are hard-linked from the previous output into a new tree.
    */
   incremental?: boolean;
   /** Folder of the build cache of `incremental`; default `node_modules/.cache/skills-api` under the working directory. */
@@ -139,7 +144,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   // Each skill's files and archive as the live output has them, kept where the skill folder's
   // input hash is unchanged (incremental builds only).
   const skillFiles: SkillFilesMemo | undefined = incremental && cache !== undefined
-    ? { previous: skillFilesRecord ?? new Map(), hashOf: (dir) => cache.skills.get(dir)?.hash, next: new Map() }
+    ? { previous: skillFilesRecord ?? new Map(), hashOf: (dir) => cache.skills.get(dir)?.hash, next: new Map(), kept: new Set() }
     : undefined;
 
   const { result: manifest, stats } = await writeAtomically(options.outDir, MANIFEST_PATH, async (writer) => {
@@ -152,7 +157,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     // and `builtAt` added.
     // Each skill's files, archive and discovery indexes first: the details name the archive.
     const withFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base, skillFiles);
-    const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)));
+    const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept);
     progress('building the search index');
     const search = await buildSearchIndex(content.skills, emit, content.categories);
     const changeCount = await emitChangePages(changes, emit);

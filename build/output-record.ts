@@ -135,7 +135,7 @@ export function readSkillFilesRecord(cacheDir: string, out: string): Map<string,
     const header = JSON.parse(lines[0]!) as { format?: unknown; output?: unknown; checksum?: unknown };
     const body = text.slice(lines[0]!.length + 1);
     const identity = outputIdentity(out);
-    if (header.format !== `${FORMAT}-skill-files` || identity === undefined || header.output !== identity) return undefined;
+    if (header.format !== `${FORMAT}-skill-files-2` || identity === undefined || header.output !== identity) return undefined;
     if (header.checksum !== createHash('sha256').update(body).digest('hex')) return undefined;
     const found = new Map<string, StoredSkillFiles>();
     for (const line of lines.slice(1)) {
@@ -165,7 +165,7 @@ export function writeSkillFilesRecord(cacheDir: string, out: string, skills: Rea
       lines.push(`${JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files })}\n`);
     }
     const body = lines.join('');
-    const header = { format: `${FORMAT}-skill-files`, output: identity, checksum: createHash('sha256').update(body).digest('hex') };
+    const header = { format: `${FORMAT}-skill-files-2`, output: identity, checksum: createHash('sha256').update(body).digest('hex') };
     mkdirSync(resolve(cacheDir), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, `${JSON.stringify(header)}\n${body}`);
