@@ -4,10 +4,13 @@
  * only when every problem is confined to a skill folder (which is left out and reported).
  * Output is deterministic: it depends only on the content, plus `builtAt` in the manifest when
  * `SOURCE_DATE_EPOCH` is set. `incremental` re-uses the build cache (build/build-cache.ts) for
- * skills whose input did not change, and hard-links output files whose bytes did not change; the
- * cache is written only after the new output was swapped in; when nothing changed since the
- * incremental build that wrote the output, nothing is read or written (build/up-to-date.ts). The change log in the content
- * folder gets this build's changes right before the swap (build/changes.ts).
+ * skills whose input did not change; over the output the last incremental build wrote (its record,
+ * build/output-record.ts) it commits only the files whose bytes changed into the live folder with
+ * a journal (build/commit-journal.ts), otherwise it hard-links unchanged files into a new tree
+ * and swaps; the cache is written only after the new output is in place; when nothing changed
+ * since the incremental build that wrote the output, nothing is read or written
+ * (build/up-to-date.ts). The change log in the content folder gets this build's changes right
+ * before the swap or commit (build/changes.ts).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
@@ -21,10 +24,11 @@ import { loadContent } from './load-content.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { Problem } from './model.ts';
 import { recoverOutput, writeAtomically } from './output.ts';
+import { readOutputRecord, readSkillFilesRecord, writeOutputRecord, writeSkillFilesRecord } from './output-record.ts';
 import { formatProblem } from './problems.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
-import { writeSkillFiles } from './skill-output.ts';
+import { writeSkillFiles, type SkillFilesMemo } from './skill-output.ts';
 import { writeTree } from './write-tree.ts';
 import { buildKey, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
 
@@ -44,8 +48,10 @@ export interface BuildOptions {
   base?: string;
   /**
    * Re-use what did not change, with the same output as a clean build: each skill folder whose
-   * input is unchanged skips parsing and validation (the build cache in `cacheDir`), and output
-   * files whose bytes did not change are hard-linked from the previous output.
+   * input is unchanged skips parsing and validation (the build cache in `cacheDir`); over the
+   * output the last incremental build wrote, only changed files are written and committed in
+   * place (an unchanged skill's files and archive are not even made), otherwise output files
+   * whose bytes did not change are hard-linked from the previous output into a new tree.
    */
   incremental?: boolean;
   /** Folder of the build cache of `incremental`; default `node_modules/.cache/skills-api` under the working directory. */
@@ -121,6 +127,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     }
   }
   const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
+  // What the live output holds, file by file, when it is still the output the last incremental
+  // build left: then only changed files are written and committed in place (build/commit-journal.ts).
+  const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
+  const skillFilesRecord = outputRecord === undefined ? undefined : readSkillFilesRecord(cacheDir, out);
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, { previous, quality: options.quality });
   // A damaged change log is never skippable: it is the history mirrors follow (build/changes.ts).
   const { log, problems: logProblems } = readChangeLog(options.contentDir);
@@ -131,6 +141,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   const appended = planChanges(log.entries, content.skills, skippedSkillIds(skipped), builtAt ?? new Date().toISOString());
   const changes = [...log.entries, ...appended];
   const logBytes = logBytesAfter(log, appended);
+  // Each skill's files and archive as the live output has them, kept where the skill folder's
+  // input hash is unchanged (incremental builds only).
+  const skillFiles: SkillFilesMemo | undefined = incremental && cache !== undefined
+    ? { previous: skillFilesRecord ?? new Map(), hashOf: (dir) => cache.skills.get(dir)?.hash, next: new Map(), kept: new Set() }
+    : undefined;
 
   const { result: manifest, stats } = await writeAtomically(options.outDir, MANIFEST_PATH, async (writer) => {
     const emit: typeof writer.emit = (path, data) => {
@@ -141,12 +156,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     // writeTree emits the manifest too; it is written here instead, last, with the search entry
     // and `builtAt` added.
     // Each skill's files, archive and discovery indexes first: the details name the archive.
-    const withFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base);
-    const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)));
+    const withFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base, skillFiles);
+    const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept);
     progress('building the search index');
     const search = await buildSearchIndex(content.skills, emit, content.categories);
     const changeCount = await emitChangePages(changes, emit);
-    progress('writing the site and swapping the output in');
+    progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
     if (options.site !== false) {
       await writeSite(writer, { base: options.base });
       const base = normalizeBase(options.base);
@@ -166,6 +181,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     return final;
   }, {
     reuse: incremental,
+    record: incremental,
+    ...(outputRecord === undefined ? {} : { inPlace: outputRecord }),
     // The previous tree is all hard links into the new one (or gone): removing it is bookkeeping.
     removeInBackground: incremental,
     beforeSwap: async () => {
@@ -176,6 +193,10 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   });
   // After the swap: a build killed before this line leaves the older cache, which is keyed by
   // input hashes and so never wrong.
+  if (incremental && stats.record !== undefined) {
+    writeOutputRecord(cacheDir, out, stats.record);
+    if (skillFiles !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record);
+  }
   if (incremental && cache !== undefined) {
     try {
       writeLoadCache(cacheDir, cache);

@@ -15,7 +15,9 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+import { commitInPlace, openCommit, recoverCommit, type CommitOp } from './commit-journal.ts';
 import type { Emit } from './model.ts';
+import { fileKey, type OutputRecord } from './output-record.ts';
 import { isMissing, lstatOrUndefined, lstatOrUndefinedSync } from './safe-read.ts';
 import { startWorker } from './threads.ts';
 import type { WriteBatch, WriteDone } from './output-thread.ts';
@@ -28,14 +30,23 @@ export interface OutputWriter {
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
   /** Copy an existing file (a static asset) into the tree. */
   copyFile(path: string, source: string): Promise<void>;
+  /**
+   * Keep the live output's files at these paths as they are (an in-place build, `inPlace`), when
+   * the output record has every one of them with the given key (`fileKey`): they count as
+   * written with those bytes and are neither made nor hashed. All or nothing: false when any
+   * cannot be kept (then the caller writes them all).
+   */
+  keep?(files: readonly (readonly [path: string, key: string])[]): boolean;
 }
 
 /** Totals of what was written. */
 export interface OutputStats {
   files: number;
   bytes: number;
-  /** Files taken over from the previous output (hard links) instead of written. */
+  /** Files taken over from the previous output (hard links, or left in place by a commit) instead of written. */
   reused: number;
+  /** The record of the new output (`WriteOptions.record`). */
+  record?: OutputRecord;
 }
 
 /** Options of `writeAtomically`. */
@@ -60,6 +71,16 @@ export interface WriteOptions {
    * serves or restores; one whose remover is gone is removed by the next build.
    */
   removeInBackground?: boolean;
+  /** Also return the record of the new output (every file's hash, build/output-record.ts). */
+  record?: boolean;
+  /**
+   * The record of the current output (it must describe that folder: build/output-record.ts
+   * checks). Instead of a whole new tree, only the files whose bytes differ from the record are
+   * written, into a commit folder, and moved into the live output with a journal
+   * (build/commit-journal.ts); files the record has and the build does not emit are removed.
+   * Implies `record`.
+   */
+  inPlace?: OutputRecord;
 }
 
 /**
@@ -82,12 +103,16 @@ export async function writeAtomically<T>(
   // Before anything else: a build killed between the two renames of the swap left no output,
   // only its backup; put it back so the previous output is served again and checked below.
   await restoreInterruptedSwap(parent, basename(out));
+  recoverCommit(out);
   await checkReplaceable(out, marker);
   await removeStaleStaging(parent, basename(out));
+  if (options.inPlace !== undefined && lstatOrUndefinedSync(join(out, ...marker.split('/')))?.isFile() === true) {
+    return writeInPlace(out, marker, fill, options.inPlace, options.beforeSwap);
+  }
   const staging = await fs.mkdtemp(join(parent, `.staging-${basename(out)}-${process.pid}-`));
   // Only an output the build wrote (checked above) is reused, and only when it has the marker.
   const previous = options.reuse === true && lstatOrUndefinedSync(join(out, ...marker.split('/')))?.isFile() === true ? out : undefined;
-  const { writer, stats, settle } = stagingWriter(staging, previous);
+  const { writer, stats, settle } = stagingWriter(staging, previous, options.record === true ? {} : undefined);
   try {
     // mkdtemp makes the folder private (0700); the output is meant to be served.
     await fs.chmod(staging, 0o755);
@@ -101,6 +126,49 @@ export async function writeAtomically<T>(
   } catch (error) {
     await settle();
     rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * `writeAtomically` against the record of the live output: the changed files go to a commit
+ * folder and are committed into the output (build/commit-journal.ts), the manifest last and
+ * whenever anything else changed, so a server following the folder sees a new tree.
+ */
+async function writeInPlace<T>(
+  out: string,
+  marker: string,
+  fill: (writer: OutputWriter) => Promise<T>,
+  previous: OutputRecord,
+  beforeSwap: WriteOptions['beforeSwap'],
+): Promise<{ result: T; stats: OutputStats }> {
+  const commit = openCommit(out);
+  const changes = { previous, always: marker, staged: [] as string[] };
+  const { writer, stats, settle } = stagingWriter(commit.staged, undefined, changes);
+  try {
+    const result = await fill(writer);
+    const failed = await settle();
+    if (failed !== undefined) throw failed.error;
+    const record = stats.record!;
+    if (!record.has(marker)) throw new Error(`the build wrote no ${marker}`);
+    const ops: CommitOp[] = [];
+    for (const path of changes.staged) {
+      if (path !== marker) ops.push({ path, kind: previous.has(path) ? 'replace' : 'add' });
+    }
+    for (const path of previous.keys()) if (!record.has(path)) ops.push({ path, kind: 'remove' });
+    const sameMarker = previous.get(marker) === record.get(marker);
+    if (ops.length > 0 || !sameMarker) ops.push({ path: marker, kind: previous.has(marker) ? 'replace' : 'add' });
+    // The manifest is committed whenever anything changed (followers see a new tree by it) but
+    // only counts as written when its bytes changed.
+    if (sameMarker) stats.reused += 1;
+    await checkReplaceable(out, marker);
+    await beforeSwap?.();
+    if (ops.length > 0) commitInPlace(out, commit, ops);
+    else rmSync(commit.dir, { recursive: true, force: true });
+    return { result, stats };
+  } catch (error) {
+    await settle();
+    rmSync(commit.dir, { recursive: true, force: true });
     throw error;
   }
 }
@@ -173,13 +241,15 @@ function removeDetached(parent: string, base: string, folder: string): boolean {
 
 /**
  * Put back the previous output of `outDir` if a build was killed between the two renames of its
- * swap (the output folder missing, its backup beside it). Builds call this first, before loading
+ * swap (the output folder missing, its backup beside it) or during an incremental commit. Builds call this first, before loading
  * anything, so even a build that then fails leaves the previous output in place.
  */
 export async function recoverOutput(outDir: string): Promise<void> {
   const out = resolve(outDir);
   if ((await lstatOrUndefined(dirname(out))) === undefined) return;
   await restoreInterruptedSwap(dirname(out), basename(out));
+  // And a commit of an incremental build killed half-way is rolled back (build/commit-journal.ts).
+  recoverCommit(out);
 }
 
 /**
@@ -239,12 +309,16 @@ function isAlive(pid: number): boolean {
  * far (a caller may emit without awaiting, or fail half-way: neither the swap nor the cleanup may
  * race them), stops the thread and returns the first write failure, if any.
  */
-function stagingWriter(root: string, previous: string | undefined): {
+function stagingWriter(root: string, previous: string | undefined, changes?: { previous?: OutputRecord; always?: string; staged?: string[] }): {
   writer: OutputWriter;
   stats: OutputStats;
   settle(): Promise<{ error: unknown } | undefined>;
 } {
   const stats: OutputStats = { files: 0, bytes: 0, reused: 0 };
+  // With `changes`: every file's key goes into the record; with `changes.previous`, a file whose
+  // key is the previous output's is not written at all (the commit leaves it where it is).
+  const record: OutputRecord | undefined = changes === undefined ? undefined : new Map();
+  if (record !== undefined) stats.record = record;
   const written = new Map<string, string>();
   const running = new Set<Promise<void>>();
   let failure: { error: unknown } | undefined;
@@ -270,6 +344,17 @@ function stagingWriter(root: string, previous: string | undefined): {
       const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
       stats.files += 1;
       stats.bytes += size;
+      if (record !== undefined) {
+        const key = fileKey(data);
+        record.set(path, key);
+        if (changes?.previous !== undefined) {
+          if (path !== changes.always && changes.previous.get(path) === key) {
+            stats.reused += 1;
+            return Promise.resolve();
+          }
+          changes.staged?.push(path);
+        }
+      }
       // Strings cross to the thread as strings; bytes get a buffer of their own (a view would
       // carry its whole underlying buffer across).
       const payload = typeof data === 'string' ? data : new Uint8Array(data);
@@ -301,6 +386,19 @@ function stagingWriter(root: string, previous: string | undefined): {
     },
     writeFile: write,
     copyFile: (path, source) => track(fs.readFile(source).then((bytes) => write(path, bytes))),
+    keep: (files) => {
+      const previous = changes?.previous;
+      if (previous === undefined || record === undefined || failure !== undefined) return false;
+      if (!files.every(([path, key]) => path !== changes?.always && previous.get(path) === key)) return false;
+      for (const [path, key] of files) {
+        target(path); // checked and claimed like a written path
+        record.set(path, key);
+        stats.files += 1;
+        stats.bytes += Number(key.slice(key.indexOf(' ') + 1));
+        stats.reused += 1;
+      }
+      return true;
+    },
   };
   const settle = async (): Promise<{ error: unknown } | undefined> => {
     while (running.size > 0) await Promise.all(running);

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { normalizeBasePath } from '../src/route.ts';
+import { skillPath } from '../src/paths.ts';
 import { MAX_SKILL_BYTES, skillArchivePath, skillFilePath } from '../src/skill-files.ts';
 import type { Content, SkillRecord } from './model.ts';
 import type { OutputWriter } from './output.ts';
@@ -41,10 +42,21 @@ export interface DiscoveryEntry {
  * error, never a detail that lies), then the discovery indexes. Resolves the content with each
  * record's `archive` set, for the detail files written after.
  */
-export async function writeSkillFiles(content: Content, writer: OutputWriter, contentRoot: string, base?: string): Promise<Content> {
+export async function writeSkillFiles(content: Content, writer: OutputWriter, contentRoot: string, base?: string, memo?: SkillFilesMemo): Promise<Content> {
   const prefix = normalizeBasePath(base);
   const skills: SkillRecord[] = [];
   for (const skill of content.skills) {
+    const archiveUrl = `${prefix}${skillArchivePath(skill.owner, skill.repo)}`;
+    // A skill folder unchanged since the build that wrote the live output (same input hash: every
+    // file's path, size, mode and SHA-256) has the same files and archive there: kept, not made.
+    const hash = memo?.hashOf(skill.dir);
+    const known = hash === undefined ? undefined : memo?.previous.get(skill.dir);
+    if (known !== undefined && known.hash === hash && writer.keep?.(known.files) === true) {
+      memo!.next.set(skill.dir, known);
+      memo!.kept.add(skill.dir);
+      skills.push({ ...skill, archive: { url: archiveUrl, size: known.archive.size, sha256: known.archive.sha256 } });
+      continue;
+    }
     const files = skill.files ?? [];
     const archived = [];
     for (const file of files) {
@@ -57,18 +69,49 @@ export async function writeSkillFiles(content: Content, writer: OutputWriter, co
     }
     const archive = skillArchive(archived);
     await writer.writeFile(skillArchivePath(skill.owner, skill.repo), archive);
-    skills.push({
-      ...skill,
-      archive: {
-        url: `${prefix}${skillArchivePath(skill.owner, skill.repo)}`,
-        size: archive.length,
-        sha256: createHash('sha256').update(archive).digest('hex'),
-      },
-    });
+    const sha256 = createHash('sha256').update(archive).digest('hex');
+    skills.push({ ...skill, archive: { url: archiveUrl, size: archive.length, sha256 } });
+    if (hash !== undefined) {
+      const paths = [
+        ...files.map((file) => skillFilePath(skill.owner, skill.repo, file.path)),
+        skillArchivePath(skill.owner, skill.repo),
+        // Written by writeTree, from the folder's input alone (build/summary.ts `toContent`, `toStats`).
+        ...KEPT_RESOURCES.map((resource) => skillPath(skill.owner, skill.repo, resource)),
+      ];
+      memo!.next.set(skill.dir, { hash, archive: { size: archive.length, sha256 }, files: paths.map((path) => [path, '']) });
+    }
   }
   await writeDiscoveryIndexes(skills, writer);
   return { ...content, skills };
 }
+
+/** What a skill folder's files and archive were in the live output: kept when its input hash is the same. */
+export interface SkillFiles {
+  /** The skill folder's input hash (the build cache's, build/load-content.ts). */
+  hash: string;
+  archive: { size: number; sha256: string };
+  /** Output path and key (`fileKey`) of each file and of the archive; keys are filled in from the output record after the build. */
+  files: [path: string, key: string][];
+}
+
+/**
+ * The skill files of the live output (`previous`), the input hash of each skill folder of this
+ * build, what this build wrote (`next`), and the skill folders kept whole (`kept`: their files,
+ * archive and the `KEPT_RESOURCES` files, which writeTree then leaves out).
+ */
+export interface SkillFilesMemo {
+  previous: ReadonlyMap<string, SkillFiles>;
+  hashOf(dir: string): string | undefined;
+  next: Map<string, SkillFiles>;
+  kept: Set<string>;
+}
+
+/**
+ * The per-skill resources that depend on the skill folder's input alone (the raw SKILL.md and the
+ * stats), kept with its files; the detail also depends on the whole directory (quality checks) and
+ * is always made.
+ */
+export const KEPT_RESOURCES = ['content', 'stats'] as const;
 
 /**
  * The discovery indexes: one per skill, one per owner. Each entry's `url` is relative to its

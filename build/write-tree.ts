@@ -50,15 +50,18 @@ interface ListDef {
 /**
  * Write every file of the static tree except the search index through `emit`, one file at a
  * time (memory stays bounded by the content itself, never by the output), and return the
- * manifest, which is also emitted at `MANIFEST_PATH`.
+ * manifest, which is also emitted at `MANIFEST_PATH`. The content and stats files of the skill
+ * folders in `kept` are left out (an incremental build kept them in the live output).
  */
-export async function writeTree(content: Content, emit: Emit): Promise<Manifest> {
+export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet<string>): Promise<Manifest> {
   // Content promises skills sorted by id; sorting again costs little and makes the output
   // independent of discovery order whatever the caller passes.
   const skills = [...content.skills].sort((a, b) => compareCodeUnits(a.id, b.id));
 
   for (const skill of skills) {
     await emit(skillPath(skill.owner, skill.repo, 'detail'), { data: toDetail(skill) });
+    // Kept from the live output by an incremental build (build/skill-output.ts `KEPT_RESOURCES`).
+    if (kept?.has(skill.dir) === true) continue;
     await emit(skillPath(skill.owner, skill.repo, 'content'), { data: toContent(skill) });
     await emit(skillPath(skill.owner, skill.repo, 'stats'), { data: toStats(skill) });
   }

@@ -5,7 +5,8 @@
  * deleted skills leave no files behind; a corrupt, tampered or foreign cache is ignored. Real
  * builds of a copy of the sample content.
  */
-import { appendFile, cp, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { appendFile, cp, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +85,40 @@ describe('incremental build', () => {
     for (const repo of removedRepos) expect([...tree.keys()].filter((path) => path.startsWith(`api/v1/skills/${removed}/${repo}/`))).toEqual([]);
     expect([...tree.keys()].some((path) => path.startsWith('api/v1/skills/incremental-new-owner/'))).toBe(true);
     expect((await readdir(base)).filter((name) => name.startsWith('.staging'))).toEqual([]);
+  }, 60_000);
+
+  it('after an incremental build, commits only the changed files into the live output and keeps unchanged skills\' files and archives', async () => {
+    const from = join(base, 'content-in-place');
+    const out = join(base, 'public-in-place');
+    await cp(SAMPLE, from, { recursive: true });
+    await incremental(from, out); // a whole tree, and the record of it
+    const folderBefore = await stat(out);
+    const archiveOf = (owner: string, name: string): Promise<{ ino: number }> => stat(join(out, `api/v1/skills/${owner}/${name}/archive.tar.gz`));
+    const owners = (await readdir(join(from, 'skills'))).sort();
+    const repo = (await readdir(join(from, 'skills', owners[0]!))).sort()[0]!;
+    const keptRepo = (await readdir(join(from, 'skills', owners[2]!))).sort()[0]!;
+    const [editedArchive, keptArchive] = [await archiveOf(owners[0]!, repo), await archiveOf(owners[2]!, keptRepo)];
+    // A new file of one skill: its files, archive, detail and discovery entries change.
+    await writeFile(join(from, 'skills', owners[0]!, repo, 'notes.md'), 'A file added for the in-place test.\n');
+    await rm(join(from, 'skills', owners[1]!), { recursive: true });
+    const report = await incremental(from, out);
+    const folderAfter = await stat(out);
+    expect(folderAfter.ino, 'the same folder: committed in place, not swapped').toBe(folderBefore.ino);
+    expect(report.files - report.reused).toBeGreaterThan(0);
+    // Changed files are renamed into place (a new inode), unchanged ones left where they are.
+    expect((await archiveOf(owners[0]!, repo)).ino).not.toBe(editedArchive.ino);
+    expect((await archiveOf(owners[2]!, keptRepo)).ino).toBe(keptArchive.ino);
+    const tree = treeHashes(out);
+    expect(tree).toEqual(await cleanTree('clean-in-place', from));
+    expect([...tree.keys()]).toContain(`api/v1/skills/${owners[0]}/${repo}/files/notes.md`);
+    expect(emptyFolders(out)).toEqual([]);
+    expect((await readdir(base)).filter((name) => name.startsWith('.commit') || name.startsWith('.committing'))).toEqual([]);
+    // Nothing changed since: nothing committed, the manifest left where it is.
+    const manifest = await stat(join(out, 'api/v1/manifest.json'));
+    await writeFile(join(from, 'categories.json'), await readFile(join(from, 'categories.json'))); // new stamp, same bytes
+    const again = await incremental(from, out);
+    expect(again.reused).toBe(again.files);
+    expect((await stat(join(out, 'api/v1/manifest.json'))).ino).toBe(manifest.ino);
   }, 60_000);
 
   it('never carries over a file changed in the previous output: bytes are compared, not assumed', async () => {
@@ -282,4 +317,16 @@ function fixedChecksum(header: string, lines: string[]): string {
   const body = lines.join('\n');
   const checksum = createHash('sha256').update(body).digest('hex');
   return `${JSON.stringify({ ...(JSON.parse(header) as object), checksum })}\n${body}`;
+}
+
+/** Folders under `dir` with nothing in them (a clean build leaves none). */
+function emptyFolders(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (path: string): void => {
+    const entries = readdirSync(path, { withFileTypes: true });
+    if (entries.length === 0) found.push(path);
+    for (const entry of entries) if (entry.isDirectory()) walk(join(path, entry.name));
+  };
+  walk(dir);
+  return found;
 }

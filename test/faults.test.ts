@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError, runBuild } from '../build/build.ts';
+import { KILL_AT_ENV, markerOf } from '../build/commit-journal.ts';
 import { startServer, type RunningServer } from '../src/node/server.ts';
 import { treeHashes } from './helpers/read-tree.ts';
 
@@ -95,6 +96,63 @@ describe('a build killed with SIGKILL', () => {
         await runBuild({ contentDir: content, outDir: target, incremental: true, cacheDir, sourceDateEpoch: undefined });
         expect(treeHashes(target), `incremental build after a kill at ${delay} ms`).toEqual(expected);
       }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('with --incremental, killed during the commit into the live output: rolled back to the previous output', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'faults-commit-'));
+    try {
+      const content = join(dir, 'content');
+      const target = join(dir, 'public');
+      const cacheDir = join(dir, 'cache');
+      await cp(CONTENT, content, { recursive: true });
+      await runBuild({ contentDir: content, outDir: target, incremental: true, cacheDir, sourceDateEpoch: undefined });
+      const previous = treeHashes(target);
+      // A change of each kind: a file replaced (stats), files removed (a skill), files added (a new owner).
+      const owners = (await readdir(join(content, 'skills'))).sort();
+      const repo = (await readdir(join(content, 'skills', owners[0]!))).sort()[0]!;
+      await writeFile(join(content, 'skills', owners[0]!, repo, 'stats.json'), '{"views":9,"installs":4,"favorites":2,"starHistory":[]}');
+      await rm(join(content, 'skills', owners[1]!), { recursive: true });
+      await cp(join(content, 'skills', owners[2]!), join(content, 'skills', 'faults-new-owner'), { recursive: true });
+      await runBuild({ contentDir: content, outDir: join(dir, 'expected'), sourceDateEpoch: undefined });
+      const expected = treeHashes(join(dir, 'expected'));
+      const build = async (point: string): Promise<NodeJS.Signals | null> => {
+        const args = ['bin/skills-api.js', 'build', '--content', content, '--out', target, '--incremental', '--cache-dir', cacheDir];
+        const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: '', [KILL_AT_ENV]: point }, stdio: 'ignore' });
+        return new Promise((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+      };
+      for (const point of ['journal', 'marker', 'half', 'moved']) {
+        // The build killed itself at that point of its commit (so the commit did start).
+        expect(await build(point), `the build reached ${point}`).toBe('SIGKILL');
+        expect(existsSync(markerOf(target)), point).toBe(point !== 'journal');
+        if (point === 'journal') expect(treeHashes(target), 'journal written, output not touched yet').toEqual(previous);
+        // The next one to touch the folder rolls it back: a server starting on it.
+        const server = await startServer({ dir: target, host: '127.0.0.1', port: 0, handler: undefined });
+        try {
+          expect(existsSync(markerOf(target)), `${point}: marker left after the server started`).toBe(false);
+          expect(treeHashes(target), `killed at ${point}, rolled back by the server`).toEqual(previous);
+          expect(emptyFolders(target), `${point}: empty folders left`).toEqual([]);
+          expect((await fetch(new URL('/api/v1/skills', server.url))).status).toBe(200);
+        } finally {
+          await server.close();
+        }
+        // Before the marker nothing was touched and the server leaves the commit folder to the next build.
+        const left = (await readdir(dir)).filter((name) => !(point === 'journal' && name.startsWith('.commit-public-')));
+        expect(left.sort(), `${point}: commit folder left behind`).toEqual(['cache', 'content', 'expected', 'public']);
+      }
+      // Killed right after the commit point: the new output is complete; the leftover commit
+      // folder goes with the next build (which, the output record not written, builds a whole
+      // tree and hands the replaced one to a background remover).
+      expect(await build('committed')).toBe('SIGKILL');
+      expect(existsSync(markerOf(target))).toBe(false);
+      expect(treeHashes(target), 'killed after the commit point').toEqual(expected);
+      await runBuild({ contentDir: content, outDir: target, incremental: true, cacheDir, sourceDateEpoch: undefined });
+      expect(treeHashes(target)).toEqual(expected);
+      expect(emptyFolders(target)).toEqual([]);
+      const left = (await readdir(dir)).filter((name) => !name.startsWith('.trash-public-'));
+      expect(left.sort()).toEqual(['cache', 'content', 'expected', 'public']);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -196,6 +254,18 @@ describe('the server under faults', () => {
     expect(Object.fromEntries(counts)).toEqual({ 200: 750, 404: 250 });
   }, 30_000);
 });
+
+/** Folders under `dir` with nothing in them (a clean build leaves none). */
+function emptyFolders(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (path: string): void => {
+    const entries = readdirSync(path, { withFileTypes: true });
+    if (entries.length === 0) found.push(path);
+    for (const entry of entries) if (entry.isDirectory()) walk(join(path, entry.name));
+  };
+  walk(dir);
+  return found;
+}
 
 /** Status of a GET over its own connection (opened all at once by the caller). */
 function rawGet(port: number, path: string): Promise<number> {

@@ -13,6 +13,9 @@ import { cachedLoader, type Loader } from '../src/loader.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
 import { ServedTree } from '../src/node/served-tree.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
+import { KILL_AT_ENV, markerOf } from '../build/commit-journal.ts';
+import { treeHashes } from './helpers/read-tree.ts';
+import { existsSync } from 'node:fs';
 import { createContentFolder, skillDir, skillFiles, skillMd, type ContentFolder } from './helpers/fixture-content.ts';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -133,5 +136,57 @@ describe('a request under way when the tree is swapped', () => {
     expect(now.pagination.total).toBe(5);
     tree.close();
     fresh.close();
+  }, 60_000);
+});
+
+describe('a request under way when an incremental build commits into the folder', () => {
+  it('never sees a half-committed tree: a commit killed half-way is rolled back and answered from the previous tree', async () => {
+    const target = join(content.dir, '..', 'public-incremental');
+    const cacheDir = join(content.dir, '..', 'cache-incremental');
+    const incremental = (): ReturnType<typeof runBuild> => runBuild({ contentDir: content.dir, outDir: target, incremental: true, cacheDir, sourceDateEpoch: undefined });
+    await incremental();
+    const previous = treeHashes(target);
+    let hold: Promise<void> | undefined;
+    let held!: () => void;
+    const heldOnce = new Promise<void>((resolve) => (held = resolve));
+    const makeLoader = (dir: string): Loader => {
+      const read = fsLoader(dir);
+      return async (path) => {
+        if (hold !== undefined && path !== MANIFEST_PATH) {
+          const gate = hold;
+          hold = undefined;
+          held();
+          await gate;
+        }
+        return read(path);
+      };
+    };
+    const tree = await ServedTree.open(target, { makeLoader, makeHandler: (loader) => createHandler(cachedLoader(loader, { maxEntries: 100 })) });
+    const total = async (query: string): Promise<number> =>
+      ((await (await tree.handler(new Request(`http://x/api/v1/skills?${query}`))).json()) as { pagination: { total: number } }).pagination.total;
+    const before = await total('limit=100');
+
+    let release!: () => void;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    const pending = total('limit=100&sort=name');
+    await heldOnce;
+    // A new skill, built by a build that dies half-way through moving its files in.
+    await content.write(skillFiles(before + 1));
+    const args = [BIN, 'build', '--content', content.dir, '--out', target, '--incremental', '--cache-dir', cacheDir];
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, SOURCE_DATE_EPOCH: '', [KILL_AT_ENV]: 'half' }, stdio: 'ignore' });
+    const signal = await new Promise((resolve) => child.once('exit', (_code, killed) => resolve(killed)));
+    expect(signal).toBe('SIGKILL');
+    expect(existsSync(markerOf(target))).toBe(true);
+    release();
+    // The read landed in a folder under a commit: answered again once the server rolled it back.
+    expect(await pending).toBe(before);
+    expect(existsSync(markerOf(target))).toBe(false);
+    expect(treeHashes(target)).toEqual(previous);
+
+    // The next build commits in full: the server moves on to it.
+    await incremental();
+    expect(await tree.check()).toBe(true);
+    expect(await total('limit=100&sort=updated')).toBe(before + 1);
+    tree.close();
   }, 60_000);
 });

@@ -11,9 +11,17 @@
  * generation is retired, the next one is made from the new tree, and the request is answered again
  * on it — so an answer comes from one tree, never from files of two. Between requests the folder
  * is looked at every `intervalMs` (one `stat` of the folder and one of the manifest).
+ *
+ * An incremental build commits its changed files into the live folder instead, under a marker
+ * beside it (build/commit-journal.ts), and replaces the manifest last: while the marker is there
+ * no generation is made and a read that ends then counts as landing in a newer tree, so requests
+ * wait for the commit to finish (at most `COMMIT_WAITS`); a marker whose build is gone (killed
+ * mid-commit) is rolled back here, so the previous tree is served again without waiting for the
+ * next build.
  */
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { commitState, markerOf, recoverCommit } from '../../build/commit-journal.ts';
 import type { Handler } from '../handler.ts';
 import type { Loader } from '../loader.ts';
 import { MANIFEST_PATH } from '../paths.ts';
@@ -23,6 +31,8 @@ const MAX_RETRIES = 3;
 /** A request whose tree was replaced waits at most this many times this long for the new one. */
 const SWAP_WAITS = 50;
 const SWAP_WAIT_MS = 10;
+/** …and at most this many times while an incremental build commits into the folder (30 s). */
+const COMMIT_WAITS = 3000;
 
 /** What identifies one tree: the folder and the manifest file, each by device, inode, size and time. */
 function identityOf(root: { dev: number; ino: number }, manifest: { dev: number; ino: number; size: number; mtimeMs: number } | undefined): string {
@@ -69,6 +79,8 @@ export function isTreeReplaced(error: unknown): boolean {
 export class ServedTree {
   private current: Generation;
   private checking: Promise<boolean> | undefined;
+  /** Whether the last look found an incremental build committing into the folder. */
+  private committing = false;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   private constructor(
@@ -81,11 +93,31 @@ export class ServedTree {
 
   /** Start following `dir` (which need not hold a build yet). */
   static async open(dir: string, options: ServedTreeOptions): Promise<ServedTree> {
-    return new ServedTree(dir, options, await ServedTree.identify(dir));
+    let identity = await ServedTree.identify(dir, true);
+    // A build committing right now: start on the tree it leaves (bounded; then as it is).
+    for (let wait = 0; identity === 'committing' && wait < COMMIT_WAITS; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, SWAP_WAIT_MS));
+      identity = await ServedTree.identify(dir, true);
+    }
+    return new ServedTree(dir, options, identity);
   }
 
-  /** The folder's current identity; `missing` while it does not exist (between the renames of a swap). */
-  private static async identify(dir: string): Promise<string> {
+  /**
+   * The folder's current identity; `missing` while it does not exist (between the renames of a
+   * swap), `committing` while an incremental build commits into it. With `recover`, an
+   * interrupted commit is rolled back first.
+   */
+  private static async identify(dir: string, recover = false): Promise<string> {
+    if ((await lstat(markerOf(dir)).catch(() => undefined)) !== undefined) {
+      if (!recover || commitState(dir) !== 'interrupted') return 'committing';
+      try {
+        recoverCommit(dir);
+      } catch (error) {
+        // Not ours to repair (no permission): the next build rolls it back; serve nothing mixed meanwhile.
+        console.error(`could not roll back the interrupted build in ${dir}: ${(error as Error).message}`);
+        return 'committing';
+      }
+    }
     const root = await stat(dir).catch(() => undefined);
     if (root === undefined) return 'missing';
     const manifest = await stat(join(dir, ...MANIFEST_PATH.split('/'))).catch(() => undefined);
@@ -102,7 +134,7 @@ export class ServedTree {
       await response.body?.cancel();
       // The tree changed during the request: answer it from the new one instead, once it is there
       // (a swap is two renames; between them the folder is missing for a moment).
-      for (let wait = 0; this.current === generation && wait < SWAP_WAITS; wait++) {
+      for (let wait = 0; this.current === generation && wait < (this.committing ? COMMIT_WAITS : SWAP_WAITS); wait++) {
         if (!(await this.check())) await new Promise((resolve) => setTimeout(resolve, SWAP_WAIT_MS));
       }
     }
@@ -130,9 +162,11 @@ export class ServedTree {
   }
 
   private async look(): Promise<boolean> {
-    const identity = await ServedTree.identify(this.dir);
-    // Missing: a swap is between its two renames; the next look sees the new tree.
-    if (identity === 'missing' || (identity === this.current.identity && !this.current.retired)) return false;
+    const identity = await ServedTree.identify(this.dir, true);
+    this.committing = identity === 'committing';
+    // Missing: a swap is between its two renames; committing: a build is moving files in. The
+    // next look sees the new tree.
+    if (identity === 'missing' || this.committing || (identity === this.current.identity && !this.current.retired)) return false;
     const old = this.current;
     // The new generation first, then the old one retired and kept answers dropped: a request
     // starting in between already runs on the new tree (src/answer-memo.ts keeps nothing of one
@@ -150,9 +184,10 @@ export class ServedTree {
     const generation: Generation = { identity, root, handler: () => Promise.reject(new Error('not ready')), retired: false };
     const loader: Loader = async (path) => {
       const value = await raw(path);
-      // A read that ended after the folder was replaced may have come from either tree.
-      const now = await stat(this.dir).catch(() => undefined);
-      if (generation.retired || now === undefined || `${now.dev}:${now.ino}` !== generation.root) {
+      // A read that ended after the folder was replaced, or once a commit into it began (the
+      // manifest is replaced last, the marker is there until then), may have come from either tree.
+      const now = await ServedTree.identify(this.dir);
+      if (generation.retired || now !== generation.identity) {
         generation.retired = true;
         throw new TreeReplaced(`${this.dir} was replaced while ${path} was read`);
       }

@@ -1,0 +1,180 @@
+/**
+ * The record of an output folder as an incremental build left it: every file's path, size and
+ * hash (docs/deploy.md "Incremental builds"). The next incremental build compares each file it
+ * makes with this record instead of reading the previous output, and commits only the files that
+ * differ (build/commit-journal.ts).
+ *
+ * One file per output in the build cache folder, written after the commit; its header holds the
+ * identity of the output it describes (the folder by device and inode, the manifest by device,
+ * inode, size and modification time): any other build replaces the manifest, so a record that no longer describes the output is never used (the
+ * build then writes a whole new tree). A hand edit inside the tree is not seen, as with the
+ * no-change check (build/up-to-date.ts). Format: a JSON header line, then `<hash> <size> <path>`
+ * lines, with the SHA-256 of those lines in the header.
+ */
+import { createHash } from 'node:crypto';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { MANIFEST_PATH } from '../src/paths.ts';
+
+const FORMAT = 'skills-api-output-record';
+const VERSION = 1;
+
+/** Output path → `<hash> <size>` of its bytes (`fileKey`). */
+export type OutputRecord = Map<string, string>;
+
+/** The key of a file's bytes in a record: 128 bits of SHA-256 (base64url) and the size. */
+export function fileKey(data: string | Uint8Array): string {
+  const size = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+  return `${createHash('sha256').update(data).digest('base64url').slice(0, 22)} ${size}`;
+}
+
+/**
+ * The identity of output `out`, undefined when it has no manifest. Not the folder's times: a
+ * commit rolled back moves files back into it, which changes them but not the tree.
+ */
+function outputIdentity(out: string): string | undefined {
+  const folder = lstatSync(out, { bigint: true, throwIfNoEntry: false });
+  const manifest = lstatSync(join(out, ...MANIFEST_PATH.split('/')), { bigint: true, throwIfNoEntry: false });
+  if (folder?.isDirectory() !== true || manifest?.isFile() !== true) return undefined;
+  const id = (s: BigIntStats): string => `${s.dev}:${s.ino}`;
+  return `${resolve(out)}\0${id(folder)}\0${id(manifest)}:${manifest.size}:${manifest.mtimeNs}`;
+}
+
+function recordFile(cacheDir: string, out: string): string {
+  return join(resolve(cacheDir), `output-${createHash('sha256').update(resolve(out)).digest('hex').slice(0, 16)}.txt`);
+}
+
+/** The record of `out` when it still describes the folder there; undefined otherwise. */
+export function readOutputRecord(cacheDir: string, out: string): OutputRecord | undefined {
+  let text: string;
+  try {
+    text = readFileSync(recordFile(cacheDir, out), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const headerEnd = text.indexOf('\n');
+  if (headerEnd === -1) return undefined;
+  let header: { format?: unknown; version?: unknown; output?: unknown; checksum?: unknown };
+  try {
+    header = JSON.parse(text.slice(0, headerEnd)) as typeof header;
+  } catch {
+    return undefined;
+  }
+  const body = text.slice(headerEnd + 1);
+  const identity = outputIdentity(out);
+  if (header.format !== FORMAT || header.version !== VERSION || identity === undefined || header.output !== identity) return undefined;
+  if (header.checksum !== createHash('sha256').update(body).digest('hex')) return undefined;
+  const record: OutputRecord = new Map();
+  for (const line of body.split('\n')) {
+    if (line === '') continue;
+    const second = line.indexOf(' ', line.indexOf(' ') + 1);
+    if (second === -1) return undefined;
+    const path = line.slice(second + 1);
+    record.set(path.startsWith('"') ? (JSON.parse(path) as string) : path, line.slice(0, second));
+  }
+  return record;
+}
+
+/** Store the record of `out` (just committed or swapped in). Never throws: without it the next build writes a whole tree. */
+export function writeOutputRecord(cacheDir: string, out: string, record: OutputRecord): void {
+  const file = recordFile(cacheDir, out);
+  try {
+    const identity = outputIdentity(out);
+    if (identity === undefined) {
+      rmSync(file, { force: true });
+      return;
+    }
+    const lines: string[] = [];
+    // A path with a line break (a skill's own file name) is stored as JSON, marked by its quote.
+    for (const [path, key] of record) lines.push(`${key} ${path.includes('\n') || path.startsWith('"') ? JSON.stringify(path) : path}\n`);
+    const body = lines.join('');
+    const header = { format: FORMAT, version: VERSION, output: identity, checksum: createHash('sha256').update(body).digest('hex') };
+    mkdirSync(resolve(cacheDir), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(header)}\n${body}`);
+    renameSync(temporary, file);
+  } catch {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // A stale record cannot match the output's new identity anyway.
+    }
+  }
+}
+
+/** Forget the record of `out` (before anything replaces the output in a way the record cannot follow). */
+export function dropOutputRecord(cacheDir: string, out: string): void {
+  try {
+    rmSync(recordFile(cacheDir, out), { force: true });
+  } catch {
+    // As above: identity protects a stale record.
+  }
+}
+
+/** A skill folder's files in the output (build/skill-output.ts), as stored beside the record. */
+export interface StoredSkillFiles {
+  hash: string;
+  archive: { size: number; sha256: string };
+  files: [path: string, key: string][];
+}
+
+function skillFilesFile(cacheDir: string, out: string): string {
+  return recordFile(cacheDir, out).replace(/\/output-([0-9a-f]+)\.txt$/, '/skill-files-$1.ndjson');
+}
+
+/** The skill files of `out` by skill folder, when stored for the folder there now; undefined otherwise. */
+export function readSkillFilesRecord(cacheDir: string, out: string): Map<string, StoredSkillFiles> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(skillFilesFile(cacheDir, out), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lines = text.split('\n');
+  try {
+    const header = JSON.parse(lines[0]!) as { format?: unknown; output?: unknown; checksum?: unknown };
+    const body = text.slice(lines[0]!.length + 1);
+    const identity = outputIdentity(out);
+    if (header.format !== `${FORMAT}-skill-files-2` || identity === undefined || header.output !== identity) return undefined;
+    if (header.checksum !== createHash('sha256').update(body).digest('hex')) return undefined;
+    const found = new Map<string, StoredSkillFiles>();
+    for (const line of lines.slice(1)) {
+      if (line === '') continue;
+      const { dir, ...entry } = JSON.parse(line) as StoredSkillFiles & { dir: string };
+      found.set(dir, entry);
+    }
+    return found;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Store the skill files of `out` with the keys of `record` (entries with a path the record lacks are left out). Never throws. */
+export function writeSkillFilesRecord(cacheDir: string, out: string, skills: ReadonlyMap<string, StoredSkillFiles>, record: OutputRecord): void {
+  const file = skillFilesFile(cacheDir, out);
+  try {
+    const identity = outputIdentity(out);
+    if (identity === undefined) {
+      rmSync(file, { force: true });
+      return;
+    }
+    const lines: string[] = [];
+    for (const [dir, entry] of skills) {
+      const files = entry.files.map(([path]): [string, string] => [path, record.get(path) ?? '']);
+      if (files.some(([, key]) => key === '')) continue;
+      lines.push(`${JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files })}\n`);
+    }
+    const body = lines.join('');
+    const header = { format: `${FORMAT}-skill-files-2`, output: identity, checksum: createHash('sha256').update(body).digest('hex') };
+    mkdirSync(resolve(cacheDir), { recursive: true });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, `${JSON.stringify(header)}\n${body}`);
+    renameSync(temporary, file);
+  } catch {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      // Identity protects a stale file.
+    }
+  }
+}
