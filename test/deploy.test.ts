@@ -9,11 +9,12 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runBuild } from '../build/build.ts';
+import { markerOf } from '../build/commit-journal.ts';
 import { planDeploy, type LocalObject } from '../src/node/deploy.ts';
 import { parseS3Target } from '../src/node/deploy-s3.ts';
 import { main, type CliIo } from '../src/node/skills-api.ts';
@@ -340,6 +341,20 @@ describe('skills-api deploy to an S3-compatible server', () => {
     const keys = io({ AWS_ACCESS_KEY_ID: 'WRONG', AWS_SECRET_ACCESS_KEY: 'WRONG', AWS_MAX_ATTEMPTS: '1' });
     expect(await main(['deploy', a, '--to', 's3://skills', '--endpoint', endpoint], keys.io)).toBe(1);
     expect(keys.err()).toMatch(/refused the credentials/);
+  });
+
+  it('refuses a folder a live build is committing into, and names it', async () => {
+    // The marker an incremental build holds while it commits, naming a live process (this
+    // test's parent) as its owner: the deploy must not read the folder half-way.
+    const marker = markerOf(a);
+    await writeFile(marker, `.commit-${basename(a)}-${process.ppid}-000000000000`);
+    try {
+      const run = await deploy(a);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`a build is committing into ${a}`);
+    } finally {
+      await rm(marker, { force: true });
+    }
   });
 });
 

@@ -19,6 +19,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import mime from 'mime-types';
+import { commitState, recoverCommit } from '../../build/commit-journal.ts';
 import { cacheControlFor } from '../http-cache.ts';
 import { MANIFEST_PATH } from '../paths.ts';
 
@@ -101,6 +102,13 @@ export interface DeployReport {
 
 /** A failure with a message for the user (which object, what to do). */
 export class DeployError extends Error {}
+
+/** Refuse a folder a live build is committing into; roll back a commit whose build is gone. */
+function assertWhole(dir: string): void {
+  const state = commitState(dir);
+  if (state === 'busy') throw new DeployError(`a build is committing into ${dir}: deploy once it is done`);
+  if (state === 'interrupted') recoverCommit(dir);
+}
 
 /**
  * Every file of the output folder `dir` to publish, in key order: regular files only (the build
@@ -198,6 +206,9 @@ export interface DeployOptions {
 export async function runDeploy(options: DeployOptions): Promise<DeployReport> {
   const started = performance.now();
   const { store } = options;
+  // An incremental build commits into the live folder (docs/decisions.md §3): never read a tree
+  // half-way through a commit. An interrupted one is rolled back first, as a build would.
+  assertWhole(options.dir);
   // The folder first: a missing build is reported without a request to the bucket.
   const local = await readOutput(options.dir);
   const [state, pending] = await Promise.all([readState(store), readPending(store)]);
@@ -230,6 +241,15 @@ export async function runDeploy(options: DeployOptions): Promise<DeployReport> {
     );
   }
   if (plan.manifest !== undefined) {
+    // A build that committed while the files were read or uploaded may have left some objects
+    // from the tree before it: publish no manifest over such a mix (a rerun uploads the rest).
+    const manifestNow = hashOf(await readFile(plan.manifest.file));
+    if (commitState(options.dir) !== 'none' || manifestNow !== plan.manifest.hash) {
+      await checkpoint(store, state, pendingNow, done);
+      throw new DeployError(
+        `a build changed ${options.dir} during the deploy; the published tree is unchanged (its manifest was not replaced). Run the same command again once the build is done.`,
+      );
+    }
     try {
       await store.put(plan.manifest.key, await readFile(plan.manifest.file), { contentType: plan.manifest.contentType, cacheControl: plan.manifest.cacheControl });
     } catch (error) {
