@@ -8,9 +8,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
-import { startWorker } from '../build/threads.ts';
+import { startWorker } from '../builder/threads.ts';
 import MiniSearch, { type Options } from 'minisearch';
-import type { SkillRecord } from '../build/model.ts';
+import type { SkillRecord } from '../builder/model.ts';
 import { processTerm, words } from '../src/search/options.ts';
 import { bundledCodeSize, type AdversarialResult, type Engine } from './bench-engine.ts';
 import { gzipSize } from './bench-http.ts';
@@ -98,7 +98,7 @@ export async function miniSearchHostile(indexFile: string, queries: readonly Ben
   let pending: ((reply: WorkerReply) => void) | undefined;
   const next = (): Promise<WorkerReply> => new Promise((done) => (pending = done));
   const start = async (): Promise<void> => {
-    // This file again, in a thread (build/threads.ts registers tsx there: a worker inherits no loader).
+    // This file again, in a thread (builder/threads.ts registers tsx there: a worker inherits no loader).
     worker = startWorker(import.meta.url, 'bench-minisearch', { workerData: { role: 'minisearch-hostile', indexFile, warmup } });
     worker.on('message', (reply: WorkerReply) => pending?.(reply));
     worker.on('error', (error) => pending?.({ firstMs: NaN, warmMs: NaN, outcome: `worker failed: ${error.message}` }));

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as pagefind from 'pagefind';
-import type { SkillRecord } from '../build/model.ts';
+import type { SkillRecord } from '../builder/model.ts';
 import { gzipSize } from './bench-http.ts';
 import type { Engine } from './bench-engine.ts';
 import { toPagefind } from './bench-queries.ts';

@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runBuild } from '../build/build.ts';
+import { runBuild } from '../builder/build.ts';
 import { generate } from './gen.ts';
 
 /** Start a server process and wait until it prints its URL (the first group of `urlPattern`). */

@@ -12,15 +12,15 @@
  * - what the pass adds to a clean build of the same content: builds with and without it,
  *   alternating (`--runs` each, medians, each into an empty output folder), and the share of the
  *   build without it. Its per-skill
- *   part runs in a thread while skills load (build/quality/pass.ts), so it is also timed alone,
+ *   part runs in a thread while skills load (builder/quality/pass.ts), so it is also timed alone,
  *   on one thread (`computeQuality`).
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runBuild } from '../build/build.ts';
-import { loadContent } from '../build/load-content.ts';
-import { computeQuality, skillSignals } from '../build/quality/index.ts';
+import { runBuild } from '../builder/build.ts';
+import { loadContent } from '../builder/load-content.ts';
+import { computeQuality, skillSignals } from '../builder/quality/index.ts';
 import { generate } from './gen.ts';
 import { Rng } from './gen-random.ts';
 

@@ -11,7 +11,7 @@
  * Everything lives under `bench-out/search-<count>/`:
  * 1. `content/`: synthetic content (scripts/gen.ts), re-used when the marker beside it says the
  *    same generator, count and seed made it.
- * 2. `public/`: our build (build/build.ts `runBuild`, which writes the split search index);
+ * 2. `public/`: our build (builder/build.ts `runBuild`, which writes the split search index);
  *    `pagefind/`: a Pagefind index of the same skills as HTML pages; `minisearch/index.json`: one
  *    MiniSearch index of all fields. `--reuse` keeps these when they exist.
  * 3. A static server on 127.0.0.1 serves that folder; each engine's own client code runs in this
@@ -29,8 +29,8 @@ import os from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
-import { loadContent } from '../build/load-content.ts';
-import { runBuild } from '../build/build.ts';
+import { loadContent } from '../builder/load-content.ts';
+import { runBuild } from '../builder/build.ts';
 import { SEARCH_DIR } from '../src/search/format.ts';
 import { measureAdversarial, measureQueries, percentile, type AdversarialResult, type Engine, type QueryResult } from './bench-engine.ts';
 import { gzipSize, networkRetries, startStaticServer } from './bench-http.ts';

@@ -2,11 +2,11 @@
  * `npm run build:package` (also `prepare`, so `npm install` in a clone and `npm pack` run it):
  * the published package under `dist/`.
  *
- * 1. tsc (tsconfig.build.json): ESM JavaScript and declarations for `src/` and `build/`, with
- *    relative `.ts` specifiers rewritten to `.js` in the JavaScript.
+ * 1. tsc (tsconfig.build.json): ESM JavaScript and declarations for `src/`, `builder/`, `cli/` and `shared/`,
+ *    with relative `.ts` specifiers rewritten to `.js` in the JavaScript.
  * 2. The same rewrite in the declarations (tsc leaves them as written), so a consumer compiling
  *    with `NodeNext` resolves them without `allowImportingTsExtensions`.
- * 3. The demo page under `dist/site/`: its three scripts bundled once (build/site.ts bundles them
+ * 3. The demo page under `dist/site/`: its three scripts bundled once (builder/site.ts bundles them
  *    the same way in a clone), and its static files copied, so a build from the package needs no
  *    esbuild.
  *
@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleScript, COPIED, SCRIPTS } from '../build/site.ts';
+import { bundleScript, COPIED, SCRIPTS } from '../builder/site.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');

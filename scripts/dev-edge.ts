@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { Log, LogLevel, Miniflare } from 'miniflare';
-import { runBuild } from '../build/build.ts';
+import { runBuild } from '../builder/build.ts';
 import { readOutput } from '../src/node/deploy.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 

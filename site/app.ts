@@ -1,5 +1,5 @@
 /**
- * The demo page (bundled by build/site.ts into `<out>/app.js`): browse, filter, search and read
+ * The demo page (bundled by builder/site.ts into `<out>/app.js`): browse, filter, search and read
  * skills through the canonical API. Every request goes through `apiFetch` (page-api.ts), so the
  * Service Worker answers it once it controls the page. Hash routing (`#/skills/owner/repo`)
  * keeps every view a plain static URL that works under any sub-path.

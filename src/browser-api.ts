@@ -9,7 +9,7 @@ import { cachedLoader, fetchBytesLoader, fetchLoader } from './loader.ts';
 import { MANIFEST_PATH } from './paths.ts';
 import { isHandlerRoute, matchRoute, normalizeBasePath } from './route.ts';
 
-/** Set by the site build (esbuild `define`, see build/site.ts); absent when this file is imported unbundled. */
+/** Set by the site build (esbuild `define`, see builder/site.ts); absent when this file is imported unbundled. */
 declare const __SKILLS_API_BASE__: string | undefined;
 
 /** What sw.js exposes when a page loads it as a classic script (see service-worker.ts). */

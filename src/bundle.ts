@@ -1,7 +1,7 @@
 /**
  * The offline bundle: one file holding the whole static tree (every JSON file of a build, search
  * index included), read into a `Loader` so `createHandler(loader)` answers every endpoint exactly
- * as it does from the tree. Written by build/bundle.ts; read here in any runtime.
+ * as it does from the tree. Written by builder/bundle.ts; read here in any runtime.
  *
  * Format, version 1 (`BUNDLE_VERSION`): a gzip stream (RFC 1952) of UTF-8 text lines ending in
  * `\n`.
@@ -25,7 +25,7 @@ import { parseBytesPath } from './skill-files.ts';
 /** Value of the header's `format`. */
 export const BUNDLE_FORMAT = 'skills-directory-bundle';
 /**
- * Version of the bundle format build/bundle.ts writes; this module reads it and version 1.
+ * Version of the bundle format builder/bundle.ts writes; this module reads it and version 1.
  * 2: lines of skill files and archives (below).
  */
 export const BUNDLE_VERSION = 2;

@@ -1,6 +1,6 @@
 /**
  * Cursors of the change log (src/changes.ts, docs/api.md "Changes"): `<n>-<16 hex>`, the entry's
- * position in the log (1-based) and a hash chained over every entry up to it (build/changes.ts),
+ * position in the log (1-based) and a hash chained over every entry up to it (builder/changes.ts),
  * or `0` for the start. Apart from the answer so the endpoint table can declare `since` without
  * loading it.
  */

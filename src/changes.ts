@@ -4,7 +4,7 @@
  * entries each); this answers `since` any cursor of the log with any `limit` from those files.
  *
  * A cursor is `<n>-<16 hex>`: the entry's position in the log (1-based) and a hash chained over
- * every entry up to it (build/changes.ts), or `0` for the start. The position finds the page;
+ * every entry up to it (builder/changes.ts), or `0` for the start. The position finds the page;
  * the hash makes a cursor of another log (a log started over, another directory) unknown
  * instead of silently pointing somewhere else.
  */

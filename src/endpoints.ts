@@ -6,7 +6,7 @@
  *
  * - the handler's routing (`matchRoute`, src/route.ts) and query validation (`readQuery`);
  * - the search limit of busy hosts (`heavy`, src/fair.ts) and `staticPathFor` (`staticFile`);
- * - the OpenAPI document (build/openapi.ts) and the MCP tools (`mcp`, src/node/mcp.ts);
+ * - the OpenAPI document (builder/openapi.ts) and the MCP tools (`mcp`, src/node/mcp.ts);
  * - the typed client's methods and their types (src/client.ts), one per entry unless `client: false`;
  * - the contract suite's route list (test/contract/suite.ts).
  *

@@ -96,7 +96,7 @@ async function readRange(load: Loader, pathOf: (page: number) => string, start: 
  * Items `start..end-1` of a list without pages in `order` (a filtered list in `asc`): the list's
  * ordinals in `order` name the skills, their positions in its `desc` ordinals locate them in its
  * `desc` pages — usually one to three pages around the mirrored range. Not simply the reversed
- * `desc` range: both orders break ties by id ascending (build/sort-orders.ts).
+ * `desc` range: both orders break ties by id ascending (builder/sort-orders.ts).
  */
 async function readFromDescPages(load: Loader, filter: ListFilter, sort: Sort, order: Order, start: number, end: number): Promise<SkillSummary[]> {
   const ordinalsPath = listOrdinalsPath(filter, sort, order);

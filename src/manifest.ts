@@ -41,7 +41,7 @@ export interface Manifest {
   /** The search index, when the build wrote one. */
   search?: SearchManifest;
   /**
-   * SHA-256 fingerprint of the content folder the output was built from (build/load-content.ts
+   * SHA-256 fingerprint of the content folder the output was built from (builder/load-content.ts
    * `contentFingerprint`): `skills-api start` rebuilds when the content no longer matches it.
    */
   contentHash?: string;

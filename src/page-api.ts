@@ -1,5 +1,5 @@
 /**
- * Page helper for the canonical API on a static host, bundled by build/site.ts into
+ * Page helper for the canonical API on a static host, bundled by builder/site.ts into
  * `<out>/api.js` (an ES module) and into the demo page:
  *
  * ```js

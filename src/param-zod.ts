@@ -1,6 +1,6 @@
 /**
  * Zod schemas of the endpoint table's parameters (src/param-spec.ts), for the OpenAPI document
- * (build/openapi.ts) and the MCP tools' inputs (src/node/mcp.ts). The runtime never imports this
+ * (builder/openapi.ts) and the MCP tools' inputs (src/node/mcp.ts). The runtime never imports this
  * file: it reads parameters with `readQuery`, so no zod reaches a Service Worker or a Worker.
  */
 import { z } from 'zod';

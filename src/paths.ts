@@ -1,6 +1,6 @@
 /**
  * The static layout: where the build writes each resource and where the runtime reads it.
- * This file is the contract between `build/` and `src/`; both import it, neither hard-codes a path.
+ * This file is the contract between `builder/` and `src/`; both import it, neither hard-codes a path.
  *
  * All paths are relative to the output folder (no leading slash), always end in `.json`, and use
  * names starting with `_` or containing `.` for everything that is not a skill or category, so no

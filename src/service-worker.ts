@@ -1,5 +1,5 @@
 /**
- * Service Worker entry, bundled by build/site.ts into `<out>/sw.js` (at the site root, so its
+ * Service Worker entry, bundled by builder/site.ts into `<out>/sw.js` (at the site root, so its
  * scope covers `<base>api/v1/`). It answers the canonical API requests of the pages it controls
  * with the runtime handler over the static `.json` files, so on a plain static host
  * `fetch('<base>api/v1/skills/search?q=pdf')` gets what `npm start` answers.

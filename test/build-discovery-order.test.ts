@@ -5,7 +5,7 @@
  * fast-glob still does the discovery).
  */
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { loadContent } from '../build/load-content.ts';
+import { loadContent } from '../builder/load-content.ts';
 import { createContentFolder, skillJson, skillMd, type FileSpec } from './helpers/fixture-content.ts';
 
 const order = vi.hoisted(() => ({ permute: <T>(entries: T[]): T[] => entries }));

@@ -1,5 +1,5 @@
 /**
- * build/front-matter.ts against the hostile SKILL.md inputs of docs/decisions.md (H1–H11) and
+ * src/text/front-matter.ts against the hostile SKILL.md inputs of docs/decisions.md (H1–H11) and
  * the real-world front matter the directory must accept (docs/decisions.md §2).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import matter from 'gray-matter';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FrontMatterError, parseFrontMatter, parseYaml, simpleMapping } from '../build/front-matter.ts';
+import { FrontMatterError, parseFrontMatter, parseYaml, simpleMapping } from '../src/text/front-matter.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'front-matter-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

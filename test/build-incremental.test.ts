@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../build/build.ts';
-import { readLoadCache, restoreRecord, writeLoadCache } from '../build/build-cache.ts';
-import { loadContent } from '../build/load-content.ts';
-import type { SkillRecord } from '../build/model.ts';
-import { runImport } from '../build/import/run.ts';
+import { runBuild } from '../builder/build.ts';
+import { readLoadCache, restoreRecord, writeLoadCache } from '../builder/build-cache.ts';
+import { loadContent } from '../builder/load-content.ts';
+import type { SkillRecord } from '../builder/model.ts';
+import { runImport } from '../builder/import/run.ts';
 import { gitFixture, skillMd, type GitFixture } from './helpers/git-fixture.ts';
 import { treeHashes } from './helpers/read-tree.ts';
 

@@ -1,5 +1,5 @@
 /**
- * build/load-content.ts on real folders: the record built from a valid skill, and every content
+ * builder/load-content.ts on real folders: the record built from a valid skill, and every content
  * hostile input of docs/decisions.md that the loader decides (H12–H19), each reported with file and field.
  */
 import { createHash } from 'node:crypto';
@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadContent, type LoadResult } from '../build/load-content.ts';
-import { formatProblem } from '../build/problems.ts';
+import { loadContent, type LoadResult } from '../builder/load-content.ts';
+import { formatProblem } from '../builder/problems.ts';
 import {
   FIXTURE_CATEGORIES_JSON,
   FIXTURE_PLATFORMS_JSON,

@@ -1,10 +1,10 @@
 /**
- * build/skill-names.ts: which folder names may become the owner and repo of a skill
+ * builder/skill-names.ts: which folder names may become the owner and repo of a skill
  * (docs/decisions.md H13, H15) and when two names are the same id (docs/decisions.md H14).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { identityKey, segmentProblem } from '../build/skill-names.ts';
+import { identityKey, segmentProblem } from '../builder/skill-names.ts';
 import { OWNER_RE, REPO_RE } from '../src/paths.ts';
 
 describe('segmentProblem', () => {

@@ -1,10 +1,10 @@
 /**
- * build/output.ts: the staging folder and the atomic swap (docs/decisions.md §3, docs/decisions.md H13, H20).
+ * builder/output.ts: the staging folder and the atomic swap (docs/decisions.md §3, docs/decisions.md H13, H20).
  */
 import { promises as fs } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { outputPathProblem, writeAtomically, type OutputWriter } from '../build/output.ts';
+import { outputPathProblem, writeAtomically, type OutputWriter } from '../builder/output.ts';
 import { tempDir } from './helpers/fixture-content.ts';
 import { readTree } from './helpers/read-tree.ts';
 

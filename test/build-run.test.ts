@@ -1,12 +1,12 @@
 /**
- * build/build.ts end to end on fixture folders: what a build writes, what a failed build leaves
+ * builder/build.ts end to end on fixture folders: what a build writes, what a failed build leaves
  * (docs/decisions.md H16, H17, H20), `--skip-invalid`, `SOURCE_DATE_EPOCH` and determinism.
  */
 import { promises as fs } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BuildError, builtAtFrom, runBuild } from '../build/build.ts';
-import { formatProblem } from '../build/problems.ts';
+import { BuildError, builtAtFrom, runBuild } from '../builder/build.ts';
+import { formatProblem } from '../builder/problems.ts';
 import { checkManifest } from '../src/manifest.ts';
 import { MANIFEST_PATH, skillPath } from '../src/paths.ts';
 import { SkillContentResponse, SkillDetailResponse } from '../src/schemas.ts';

@@ -1,5 +1,5 @@
 /**
- * The no-change check of `--incremental` (build/up-to-date.ts): a build in which nothing changed
+ * The no-change check of `--incremental` (builder/up-to-date.ts): a build in which nothing changed
  * leaves the output folder as it is (same folder, same manifest file) and reports what the build
  * that wrote it did; any change of an input, of an option, of the build cache or of the output
  * (another build swapped in) makes it build again, and the output then equals a clean build's.
@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../build/build.ts';
-import { stampInputs } from '../build/up-to-date.ts';
+import { runBuild } from '../builder/build.ts';
+import { stampInputs } from '../builder/up-to-date.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { treeHashes } from './helpers/read-tree.ts';
 

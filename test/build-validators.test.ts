@@ -1,6 +1,6 @@
 /**
- * The small pure checks behind content validation and problem messages (build/content-schemas.ts,
- * build/problems.ts).
+ * The small pure checks behind content validation and problem messages (builder/content-schemas.ts,
+ * builder/problems.ts).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -8,8 +8,8 @@ import {
   isCalendarDate,
   isHttpsUrl,
   isUtcTimestamp,
-} from '../build/content-schemas.ts';
-import { fieldPath, formatProblem, quote } from '../build/problems.ts';
+} from '../builder/content-schemas.ts';
+import { fieldPath, formatProblem, quote } from '../builder/problems.ts';
 
 describe('isUtcTimestamp', () => {
   it.each([

@@ -1,5 +1,5 @@
 /**
- * The offline bundle: writer (build/bundle.ts) and reader (src/bundle.ts, src/node/bundle-file.ts).
+ * The offline bundle: writer (builder/bundle.ts) and reader (src/bundle.ts, src/node/bundle-file.ts).
  * Round trips of the real contract tree and of arbitrary trees, every source type, determinism,
  * and a clear `BundleError` for every way a file can fail to be a complete bundle of this version.
  */
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeBundle, writeBundle } from '../build/bundle.ts';
+import { encodeBundle, writeBundle } from '../builder/bundle.ts';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, BundleError, bundleLoader, readBundle, type BundleSource } from '../src/bundle.ts';
 import { readBundleFile } from '../src/node/bundle-file.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';

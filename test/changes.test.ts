@@ -1,5 +1,5 @@
 /**
- * The change log (build/changes.ts, src/changes.ts, docs/api.md "Changes") with real builds of
+ * The change log (builder/changes.ts, src/changes.ts, docs/api.md "Changes") with real builds of
  * content folders on disk: what each build appends to `changes.ndjson`, what `/api/v1/changes`
  * and the feeds answer, a fresh clone, a damaged log, `--skip-invalid`, failed builds.
  */
@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SaxesParser } from 'saxes';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BuildError, runBuild } from '../build/build.ts';
-import { CHANGE_LOG_FILE } from '../build/changes.ts';
-import { contentFingerprint } from '../build/load-content.ts';
+import { BuildError, runBuild } from '../builder/build.ts';
+import { CHANGE_LOG_FILE } from '../builder/changes.ts';
+import { contentFingerprint } from '../builder/load-content.ts';
 import { createClient } from '../src/client.ts';
 import { createHandler } from '../src/handler.ts';
 import type { Manifest } from '../src/manifest.ts';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList } from '../src/node/cli-output.ts';
-import { progress } from '../src/node/progress.ts';
+import { progress } from '../cli/progress.ts';
 import { columns, displayWidth, oneLine, renderHighlight, sanitize, styleFor, truncate, type Style } from '../src/node/terminal-text.ts';
 import type { CategoryDetail, SearchResponse, SkillDetail, SkillListResponse } from '../src/schemas.ts';
 import { escapeHtml } from '../src/search/highlight.ts';

@@ -6,7 +6,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeBundle } from '../build/bundle.ts';
+import { writeBundle } from '../builder/bundle.ts';
 import { bundleBytesLoader, bundleLoader } from '../src/bundle.ts';
 import { createHandler } from '../src/handler.ts';
 import { readBundleFile } from '../src/node/bundle-file.ts';

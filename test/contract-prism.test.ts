@@ -16,7 +16,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../build/openapi.ts';
+import { openApiDocument } from '../builder/openapi.ts';
 import { startServer, type RunningServer } from '../src/node/server.ts';
 import { writeContractTree } from './contract/contract-data.ts';
 import { defineContractSuite } from './contract/suite.ts';

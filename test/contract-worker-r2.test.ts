@@ -9,7 +9,7 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runBuild } from '../build/build.ts';
+import { runBuild } from '../builder/build.ts';
 import { startEdge, type RunningEdge } from '../scripts/dev-edge.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
 import { mapLoader } from '../src/loader.ts';

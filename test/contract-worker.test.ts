@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runBuild } from '../build/build.ts';
+import { runBuild } from '../builder/build.ts';
 import { edgeConfig, readWranglerConfig, startEdge, type RunningEdge } from '../scripts/dev-edge.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
 import { strongEtag } from '../src/http-cache.ts';

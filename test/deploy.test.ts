@@ -13,11 +13,11 @@ import { basename, join } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runBuild } from '../build/build.ts';
-import { markerOf } from '../build/commit-journal.ts';
+import { runBuild } from '../builder/build.ts';
+import { markerOf } from '../shared/commit-journal.ts';
 import { planDeploy, type LocalObject } from '../src/node/deploy.ts';
 import { parseS3Target } from '../src/node/deploy-s3.ts';
-import { main, type CliIo } from '../src/node/skills-api.ts';
+import { main, type CliIo } from '../cli/skills-api.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { treeHashes } from './helpers/read-tree.ts';
 

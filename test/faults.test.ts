@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuildError, runBuild } from '../build/build.ts';
-import { KILL_AT_ENV, markerOf } from '../build/commit-journal.ts';
+import { BuildError, runBuild } from '../builder/build.ts';
+import { KILL_AT_ENV, markerOf } from '../shared/commit-journal.ts';
 import { startServer, type RunningServer } from '../src/node/server.ts';
 import { treeHashes } from './helpers/read-tree.ts';
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../build/build.ts';
-import { loadContent } from '../build/load-content.ts';
+import { runBuild } from '../builder/build.ts';
+import { loadContent } from '../builder/load-content.ts';
 import { Rng, Zipf } from '../scripts/gen-random.ts';
 import { generate, type GenSummary } from '../scripts/gen.ts';
 

@@ -8,9 +8,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Content, SkillRecord } from '../build/model.ts';
-import { toSummary } from '../build/summary.ts';
-import { writeTree } from '../build/write-tree.ts';
+import type { Content, SkillRecord } from '../builder/model.ts';
+import { toSummary } from '../builder/summary.ts';
+import { writeTree } from '../builder/write-tree.ts';
 import { createHandler } from '../src/handler.ts';
 import { mapLoader } from '../src/loader.ts';
 import { ORDERS, SORTS } from '../src/paths.ts';

@@ -1,5 +1,5 @@
 /**
- * Categories of imported skills (build/import/classify.ts, docs/import.md "Categories"):
+ * Categories of imported skills (builder/import/classify.ts, docs/import.md "Categories"):
  *
  * - precision against hand judgments of real skills (test/fixtures/import-categories.json: 100
  *   judged skills the classifier was tuned on, 30 held out), from their name and a description
@@ -11,9 +11,9 @@
 import { promises as fs, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { categoriesFor, classify, classifyText } from '../build/import/classify.ts';
-import { runImport, type ImportReport } from '../build/import/run.ts';
-import { readSourcesFile } from '../build/import/sources.ts';
+import { categoriesFor, classify, classifyText } from '../builder/import/classify.ts';
+import { runImport, type ImportReport } from '../builder/import/run.ts';
+import { readSourcesFile } from '../builder/import/sources.ts';
 import { gitFixture, skillMd, tempFolder } from './helpers/git-fixture.ts';
 
 interface Judged {

@@ -1,5 +1,5 @@
 /**
- * Licenses of imported skills (build/import/license.ts, docs/import.md "Licenses"): the chain
+ * Licenses of imported skills (builder/import/license.ts, docs/import.md "Licenses"): the chain
  * folder file → front matter → the license file above (the root's) → GitHub, on a fixture
  * repository made here, and the matcher and front matter normalization on their own.
  */
@@ -7,8 +7,8 @@ import { promises as fs } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { frontMatterLicense, identifyLicenseText, licenseFor } from '../build/import/license.ts';
-import { runImport, type ImportReport } from '../build/import/run.ts';
+import { frontMatterLicense, identifyLicenseText, licenseFor } from '../builder/import/license.ts';
+import { runImport, type ImportReport } from '../builder/import/run.ts';
 import { gitFixture, skillMd, tempFolder } from './helpers/git-fixture.ts';
 
 const spdxText = (id: string): string => (createRequire(import.meta.url)(`spdx-license-list/licenses/${id}.json`) as { licenseText: string }).licenseText;

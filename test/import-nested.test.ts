@@ -1,5 +1,5 @@
 /**
- * Skills inside other skills' folders and in template folders (build/import/nested.ts,
+ * Skills inside other skills' folders and in template folders (builder/import/nested.ts,
  * docs/import.md "Where skills are found"), on a fixture repository made here: a nested skill
  * with a name of its own is imported with its parent named, a copy and a placeholder template are
  * skipped with the reason, ids stay unique and stable.
@@ -7,8 +7,8 @@
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isPlaceholder } from '../build/import/nested.ts';
-import { runImport, type ImportOptions, type ImportReport } from '../build/import/run.ts';
+import { isPlaceholder } from '../builder/import/nested.ts';
+import { runImport, type ImportOptions, type ImportReport } from '../builder/import/run.ts';
 import { gitFixture, skillMd, tempFolder, type GitFixture } from './helpers/git-fixture.ts';
 
 let base: string;

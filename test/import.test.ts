@@ -10,11 +10,11 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../build/build.ts';
-import { categoriesFor, classifyText } from '../build/import/classify.ts';
-import { discover } from '../build/import/discover.ts';
-import { freeId, githubSlug, idSegment, runImport, type ImportOptions, type ImportReport } from '../build/import/run.ts';
-import { readSourcesFile } from '../build/import/sources.ts';
+import { runBuild } from '../builder/build.ts';
+import { categoriesFor, classifyText } from '../builder/import/classify.ts';
+import { discover } from '../builder/import/discover.ts';
+import { freeId, githubSlug, idSegment, runImport, type ImportOptions, type ImportReport } from '../builder/import/run.ts';
+import { readSourcesFile } from '../builder/import/sources.ts';
 import { gitFixture, skillMd, tempFolder, type GitFixture } from './helpers/git-fixture.ts';
 import { treeHashes } from './helpers/read-tree.ts';
 
@@ -35,7 +35,7 @@ const MARKETPLACE = JSON.stringify({
     { name: 'remote-plugin', source: { source: 'github', repo: 'x/y' } },
   ],
 });
-// The real text (the importer identifies license files by their text, build/import/license.ts).
+// The real text (the importer identifies license files by their text, builder/import/license.ts).
 const APACHE = (createRequire(import.meta.url)('spdx-license-list/licenses/Apache-2.0.json') as { licenseText: string }).licenseText;
 
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 document (build/openapi.ts): its shape, that the build writes and serves it,
+ * The OpenAPI 3.1 document (builder/openapi.ts): its shape, that the build writes and serves it,
  * and that real answers of every endpoint, errors included, validate against it (ajv, JSON Schema
  * 2020-12): from the runtime handler over a real build, from the Node server (429) and from a
  * failing tree (500). The numeric parameter schemas are checked to accept exactly what the
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPENAPI_PATH, openApiDocument } from '../build/openapi.ts';
+import { OPENAPI_PATH, openApiDocument } from '../builder/openapi.ts';
 import { readBundle } from '../src/bundle.ts';
 import type { SkillsClient } from '../src/client.ts';
 import { createHandler, type Handler } from '../src/handler.ts';

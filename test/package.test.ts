@@ -81,7 +81,7 @@ describe('the package installed from git (github:OWNER/skills-directory-api#<tag
   it('has dist/ built by prepare; skills-api --version and build run', async () => {
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const bin = join(gitProject, 'node_modules', '.bin', 'skills-api');
-    expect(await readdir(join(gitProject, 'node_modules', 'skills-directory-api', 'dist'))).toEqual(expect.arrayContaining(['build', 'site', 'src']));
+    expect(await readdir(join(gitProject, 'node_modules', 'skills-directory-api', 'dist'))).toEqual(expect.arrayContaining(['builder', 'cli', 'shared', 'site', 'src']));
     expect((await ok(process.execPath, [bin, '--version'], gitProject)).trim()).toBe(pkg.version);
     const content = await createContentFolder({ skills: 2 });
     try {

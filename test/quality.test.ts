@@ -1,5 +1,5 @@
 /**
- * Quality signals (build/quality/): the loading rules per profile, the security scan, copies, and
+ * Quality signals (builder/quality/): the loading rules per profile, the security scan, copies, and
  * what the build serves (detail `checks`, summary `quality` in lists and search, quality.json).
  * Examples written for this project; properties with fast-check.
  */
@@ -7,12 +7,12 @@ import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../build/build.ts';
-import { findDuplicates, jaccard, shingles, type DuplicateInput } from '../build/quality/duplicates.ts';
-import { computeQuality, type QualityInput } from '../build/quality/index.ts';
-import { QualityPass } from '../build/quality/pass.ts';
-import { escapeExcerpt, scanSkill } from '../build/quality/scan.ts';
-import { checkSpec, PROFILES, type Profile } from '../build/quality/spec-rules.ts';
+import { runBuild } from '../builder/build.ts';
+import { findDuplicates, jaccard, shingles, type DuplicateInput } from '../builder/quality/duplicates.ts';
+import { computeQuality, type QualityInput } from '../builder/quality/index.ts';
+import { QualityPass } from '../builder/quality/pass.ts';
+import { escapeExcerpt, scanSkill } from '../builder/quality/scan.ts';
+import { checkSpec, PROFILES, type Profile } from '../builder/quality/spec-rules.ts';
 import { createHandler } from '../src/handler.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
 import { SearchResponse, SkillDetailResponse, SkillListResponse } from '../src/schemas.ts';

@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRateLimit } from '../src/node/cli.ts';
+import { readRateLimit } from '../cli/cli.ts';
 import { parseRateLimit } from '../src/node/rate-limit.ts';
 import { startServer } from '../src/node/server.ts';
 import { writeContractTree } from './contract/contract-data.ts';

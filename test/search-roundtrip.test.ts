@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { SearchIndexOptions } from '../build/search-index.ts';
+import type { SearchIndexOptions } from '../builder/search-index.ts';
 import { parseQuery } from '../src/search/query.ts';
 import { ReferenceIndex, allIds, buildIndex, corpusArb, filterArb, queryArb, referenceFilter } from './helpers/search-helpers.ts';
 

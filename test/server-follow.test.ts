@@ -7,13 +7,13 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../build/build.ts';
+import { runBuild } from '../builder/build.ts';
 import { createHandler } from '../src/handler.ts';
 import { cachedLoader, type Loader } from '../src/loader.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
 import { ServedTree } from '../src/node/served-tree.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
-import { KILL_AT_ENV, markerOf } from '../build/commit-journal.ts';
+import { KILL_AT_ENV, markerOf } from '../shared/commit-journal.ts';
 import { treeHashes } from './helpers/read-tree.ts';
 import { existsSync } from 'node:fs';
 import { createContentFolder, skillDir, skillFiles, skillMd, type ContentFolder } from './helpers/fixture-content.ts';

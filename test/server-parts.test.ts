@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readPort, readRateLimit } from '../src/node/cli.ts';
+import { readPort, readRateLimit } from '../cli/cli.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
 import { createRateLimiter } from '../src/node/rate-limit.ts';
 import { addVary } from '../src/http-cache.ts';

@@ -1,8 +1,8 @@
 /**
- * The site files of build/site.ts, in Node: the `--base` check and the `_headers` file.
+ * The site files of builder/site.ts, in Node: the `--base` check and the `_headers` file.
  */
 import { describe, expect, it } from 'vitest';
-import { headersFile, normalizeBase } from '../build/site.ts';
+import { headersFile, normalizeBase } from '../builder/site.ts';
 
 describe('normalizeBase', () => {
   it.each([
@@ -24,7 +24,7 @@ describe('normalizeBase', () => {
 describe('headersFile', () => {
   it('sets CORS on the API, immutable on the hashed search files, a short cache elsewhere, under the base', () => {
     expect(headersFile('/repo/', ['app.js', 'index.html'])).toMatchInlineSnapshot(`
-      "# Written by the build (build/site.ts) for Netlify and Cloudflare Pages; other hosts ignore it.
+      "# Written by the build (builder/site.ts) for Netlify and Cloudflare Pages; other hosts ignore it.
 
       /repo/api/v1/*
         Access-Control-Allow-Origin: *

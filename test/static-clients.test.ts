@@ -6,7 +6,7 @@
  * pages of the skill lists.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../build/build.ts';
+import { runBuild } from '../builder/build.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
 import { cachedLoader, fetchLoader } from '../src/loader.ts';
 import type { Manifest } from '../src/manifest.ts';

@@ -1,13 +1,13 @@
 /**
- * build/write-tree.ts and its helpers: the layout written, determinism, the description cut and
+ * builder/write-tree.ts and its helpers: the layout written, determinism, the description cut and
  * the list orders. The API-level answers are checked by the contract suite (handler-memory).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Content } from '../build/model.ts';
-import { compareCodeUnits, skillComparator } from '../build/sort-orders.ts';
-import { truncateDescription } from '../build/summary.ts';
-import { writeTree } from '../build/write-tree.ts';
+import type { Content } from '../builder/model.ts';
+import { compareCodeUnits, skillComparator } from '../builder/sort-orders.ts';
+import { truncateDescription } from '../builder/summary.ts';
+import { writeTree } from '../builder/write-tree.ts';
 import { checkManifest } from '../src/manifest.ts';
 import { FORMAT_VERSION, MANIFEST_PATH, ORDERS, PAGE_SIZE, SORTS, hasListPages, listKey, listOrdinalsPath, listPagePath, ordinalLocation, type ListFilter } from '../src/paths.ts';
 import { CategoryDetailResponse, CategoryListResponse, SkillContentResponse, SkillDetailResponse, SkillListResponse, SkillStatsResponse } from '../src/schemas.ts';

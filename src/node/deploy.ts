@@ -19,7 +19,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import mime from 'mime-types';
-import { commitState, recoverCommit } from '../../build/commit-journal.ts';
+import { commitState, recoverCommit } from '../../shared/commit-journal.ts';
 import { cacheControlFor } from '../http-cache.ts';
 import { MANIFEST_PATH } from '../paths.ts';
 

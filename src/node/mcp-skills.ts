@@ -16,7 +16,7 @@ import { lookup } from 'mrmime';
 import { ErrorCode, McpError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { parseDocument } from 'yaml';
-import { parseFrontMatter, splitFrontMatter } from '../../build/front-matter.ts';
+import { parseFrontMatter, splitFrontMatter } from '../text/front-matter.ts';
 import type { SkillsClient } from '../client.ts';
 import { isApiError } from '../errors.ts';
 import { Turns } from '../fair.ts';

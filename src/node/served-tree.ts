@@ -1,6 +1,6 @@
 /**
  * A server that follows its folder: the build replaces the output folder by renaming a finished
- * staging folder over it (build/output.ts), and a long-running server must then answer from the
+ * staging folder over it (builder/output.ts), and a long-running server must then answer from the
  * new tree, not from what it kept in memory of the old one (parsed files, the manifest, the search
  * index it loaded).
  *
@@ -13,7 +13,7 @@
  * is looked at every `intervalMs` (one `stat` of the folder and one of the manifest).
  *
  * An incremental build commits its changed files into the live folder instead, under a marker
- * beside it (build/commit-journal.ts), and replaces the manifest last: while the marker is there
+ * beside it (shared/commit-journal.ts), and replaces the manifest last: while the marker is there
  * no generation is made and a read that ends then counts as landing in a newer tree, so requests
  * wait for the commit to finish (at most `COMMIT_WAITS`); a marker whose build is gone (killed
  * mid-commit) is rolled back here, so the previous tree is served again without waiting for the
@@ -21,7 +21,7 @@
  */
 import { lstat, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { commitState, markerOf, recoverCommit } from '../../build/commit-journal.ts';
+import { commitState, markerOf, recoverCommit } from '../../shared/commit-journal.ts';
 import type { Handler } from '../handler.ts';
 import type { Loader } from '../loader.ts';
 import { MANIFEST_PATH } from '../paths.ts';

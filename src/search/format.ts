@@ -1,7 +1,7 @@
 /**
  * The files of the split search index, all under `api/v1/skills/_search/` (no owner can be named
  * `_search`), all JSON, all named by a hash of their content so a CDN can cache them forever.
- * The build (build/search-index.ts) writes them; the runtime (index-reader.ts) reads only the
+ * The build (builder/search-index.ts) writes them; the runtime (index-reader.ts) reads only the
  * ones a query needs. Integer lists are varint strings (codec.ts).
  *
  * Documents are numbered 0..n-1 in the order stars desc, updatedAt desc, id asc: the number

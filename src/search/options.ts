@@ -1,5 +1,5 @@
 /**
- * Text processing shared by the search build (build/search-index.ts) and the search runtime: the
+ * Text processing shared by the search build (builder/search-index.ts) and the search runtime: the
  * tokenizer, case/accent folding, English stop words, `processTerm`, the indexed fields with their
  * bits and weights, and the limits that keep a query cheap. Both sides must agree on every rule
  * here, so nothing else tokenizes or folds text. No Node built-ins: this runs in every host.

@@ -9,12 +9,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { emitChangePages, planChanges } from '../../build/changes.ts';
-import { loadContent } from '../../build/load-content.ts';
-import type { Content, SkillRecord } from '../../build/model.ts';
-import { buildSearchIndex } from '../../build/search-index.ts';
-import { writeSkillFiles } from '../../build/skill-output.ts';
-import { writeTree } from '../../build/write-tree.ts';
+import { emitChangePages, planChanges } from '../../builder/changes.ts';
+import { loadContent } from '../../builder/load-content.ts';
+import type { Content, SkillRecord } from '../../builder/model.ts';
+import { buildSearchIndex } from '../../builder/search-index.ts';
+import { writeSkillFiles } from '../../builder/skill-output.ts';
+import { writeTree } from '../../builder/write-tree.ts';
 import { MANIFEST_PATH } from '../../src/paths.ts';
 import type { ChangeEntry } from '../../src/schemas.ts';
 import { fixtureContent } from '../helpers/runtime-content.ts';
@@ -37,7 +37,7 @@ const RETIRED = 45;
 const EDITED = 3;
 
 /**
- * A change log of two builds ending in `content` (build/changes.ts `planChanges`): the first saw
+ * A change log of two builds ending in `content` (builder/changes.ts `planChanges`): the first saw
  * every skill, the first `EDITED` with another description, and `RETIRED` skills that are gone
  * now; the second updates those and removes these (tombstones whose detail is 404). More than
  * one page file, every kind of change.
@@ -80,7 +80,7 @@ function contractData(name: string, load: () => Promise<Content>, contentDir?: s
           // Round-trip through JSON text, as a file on disk would.
           map.set(path, JSON.parse(JSON.stringify(json)));
         };
-        // The same tree as `runBuild` (build/build.ts): the layout, the search index, the
+        // The same tree as `runBuild` (builder/build.ts): the layout, the search index, the
         // manifest with its search entry.
         const written = await writeTree(content, (path, json) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, json)));
         const search = await buildSearchIndex(content.skills, emit, content.categories);

@@ -3,7 +3,7 @@
  * straight from the content (filter every skill, sort every skill, slice), independent of the
  * build's page files and of the handler's page arithmetic.
  */
-import type { CategoryDef, Content, SkillRecord } from '../../build/model.ts';
+import type { CategoryDef, Content, SkillRecord } from '../../builder/model.ts';
 import type { Order, Sort } from '../../src/paths.ts';
 import type { Category, CategoryDetail, SkillSummary } from '../../src/schemas.ts';
 

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import type { Content } from '../../build/model.ts';
+import type { Content } from '../../builder/model.ts';
 import { terms } from '../../src/search/options.ts';
 import { parseQuery } from '../../src/search/query.ts';
 import { AutocompleteResponse, SearchResponse } from '../../src/schemas.ts';

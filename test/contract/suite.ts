@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { skillStateHash } from '../../build/changes.ts';
-import type { Content } from '../../build/model.ts';
+import { skillStateHash } from '../../builder/changes.ts';
+import type { Content } from '../../builder/model.ts';
 import { endpointList, type EndpointName } from '../../src/endpoints.ts';
 import { ORDERS, SORTS } from '../../src/paths.ts';
 import { matchRoute } from '../../src/route.ts';
@@ -429,7 +429,7 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
             pushedAt: skill.pushedAt,
             author: skill.author,
             installCommands: skill.installCommands,
-            // The quality signals of the whole directory (build/quality/), as the build computed them.
+            // The quality signals of the whole directory (builder/quality/), as the build computed them.
             checks: skill.checks,
             files: skill.files?.map(({ path, size, sha256 }) => ({ path, size, sha256 })),
             archive: skill.archive,

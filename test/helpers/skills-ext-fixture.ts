@@ -7,8 +7,8 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runBuild } from '../../build/build.ts';
-import { writeBundle } from '../../build/bundle.ts';
+import { runBuild } from '../../builder/build.ts';
+import { writeBundle } from '../../builder/bundle.ts';
 import { TOOLS_CONTENT } from './tools-fixture.ts';
 
 export interface SkillsExtFixture {

@@ -4,8 +4,8 @@
  * and a summary. The work is in deploy.ts and deploy-s3.ts.
  */
 import { folder } from './cli.ts';
-import { planDeploy, runDeploy, type DeployReport } from './deploy.ts';
-import { parseS3Target, s3Store } from './deploy-s3.ts';
+import { planDeploy, runDeploy, type DeployReport } from '../src/node/deploy.ts';
+import { parseS3Target, s3Store } from '../src/node/deploy-s3.ts';
 import { progress } from './progress.ts';
 import type { CliIo } from './skills-api.ts';
 

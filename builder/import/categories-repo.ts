@@ -3,7 +3,7 @@
  * its own catalog's categories (sickn33/antigravity-awesome-skills' `data/catalog.json`), and the
  * profile the classifier uses for every skill of it (its domain, its boilerplate words).
  */
-import { FrontMatterError, parseFrontMatter } from '../front-matter.ts';
+import { FrontMatterError, parseFrontMatter } from '../../src/text/front-matter.ts';
 import { normalizeRepoPath } from './discover.ts';
 import { repositoryProfile, type RepositoryProfile } from './classify.ts';
 

@@ -133,7 +133,7 @@ export function headersFile(base: string, siteFiles: readonly string[]): string 
       ...siteFiles.map((file) => `${base}${file}`),
     ].map((path) => rule(path, `Cache-Control: ${short}`)),
   ];
-  return `# Written by the build (build/site.ts) for Netlify and Cloudflare Pages; other hosts ignore it.\n\n${rules.join('\n')}`;
+  return `# Written by the build (builder/site.ts) for Netlify and Cloudflare Pages; other hosts ignore it.\n\n${rules.join('\n')}`;
 }
 
 /**

@@ -1,10 +1,14 @@
 /**
  * Problems found in a content folder, as users read them:
  * `skills/a/b/skill.json → stars: expected integer ≥ 0`. Every check of the build reports
- * `Problem`s (build/model.ts) rather than throwing, so one run lists all of them.
+ * `Problem`s (builder/model.ts) rather than throwing, so one run lists all of them.
  */
 import type { z } from 'zod';
 import type { Problem } from './model.ts';
+import { printable, quote } from '../src/text/printable.ts';
+
+/** `printable` and `quote` live in src/text/printable.ts (SKILL.md front matter needs them outside the builder). */
+export { printable, quote };
 
 /**
  * `file → field: message`, or `file: message` when no field applies. Folder names, YAML keys and
@@ -17,19 +21,6 @@ export function formatProblem(problem: Problem): string {
       ? `${problem.file}: ${problem.message}`
       : `${problem.file} → ${problem.field}: ${problem.message}`;
   return printable(text);
-}
-
-/** `text` with C0/C1 control characters and bidi controls replaced by `\uXXXX`. */
-export function printable(text: string): string {
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
-/** A value quoted for a message: JSON string syntax, every control character escaped. */
-export function quote(value: string): string {
-  return printable(JSON.stringify(value));
 }
 
 /** A problem, with `field` only when given (so snapshots and equality stay clean). */

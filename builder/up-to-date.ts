@@ -198,7 +198,7 @@ export function rememberBuild(cacheDir: string, root: string, out: string, key: 
 let code: string | undefined;
 
 /**
- * SHA-256 of the build and runtime code (every file under `build/` and `src/`, `.ts` in a clone,
+ * SHA-256 of the build and runtime code (every file under `builder/` and `src/`, `.ts` in a clone,
  * `.js` in the package) and of the versions of the runtime dependencies, so a changed build never
  * answers from a record of the old one.
  */

@@ -1,7 +1,7 @@
 /**
  * `skills-api import`: git repositories → the content folder (docs/import.md).
  *
- * Per repository: open it (build/import/git.ts), find its skills (discover.ts), read each
+ * Per repository: open it (builder/import/git.ts), find its skills (discover.ts), read each
  * SKILL.md from the commit and check it as the build does, take the dates from the history, the
  * counts from GitHub's metadata (github.ts), categories (classify.ts) and install commands
  * (install.ts). Then, for every repository at once: give each skill its id (kept from earlier
@@ -18,7 +18,7 @@ import { mkdir, readdir, readFile, rename, rm, rmdir, writeFile } from 'node:fs/
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
-import { FrontMatterError, parseFrontMatter } from '../front-matter.ts';
+import { FrontMatterError, parseFrontMatter } from '../../src/text/front-matter.ts';
 import { MAX_FILE_BYTES } from '../safe-read.ts';
 import { identityKey, segmentProblem } from '../skill-names.ts';
 import { compareCodeUnits } from '../sort-orders.ts';
@@ -74,7 +74,7 @@ export interface ReportedSkill {
   categoriesBy?: string;
   /** The skill folder this skill sits in, when nested (docs/import.md). */
   parent?: string;
-  /** The license written, and where it came from (build/import/license.ts). */
+  /** The license written, and where it came from (builder/import/license.ts). */
   license?: string;
   licenseBy?: string;
   /** Files of the skill folder kept, and their bytes (docs/import.md "Whole folders"). */
@@ -666,7 +666,7 @@ async function contentFacts(out: string): Promise<ContentFacts> {
 async function ensureSharedFiles(out: string): Promise<void> {
   for (const name of ['categories.json', 'platforms.json']) {
     if (existsSync(join(out, name))) continue;
-    // content/ of a clone, or of the installed package (dist/build/import → ../../../content).
+    // content/ of a clone, or of the installed package (dist/builder/import → ../../../content).
     const source = ['../../content/', '../../../content/'].map((dir) => fileURLToPath(new URL(`${dir}${name}`, import.meta.url))).find((file) => existsSync(file));
     if (source === undefined) throw new Error(`${join(out, name)} is missing and no default is at hand: copy one from the project's content/`);
     await writeFile(join(out, name), await readFile(source));

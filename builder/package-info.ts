@@ -1,6 +1,6 @@
 /**
- * The package's own name and version, from its package.json: one folder up in a clone (build/),
- * two in the published package (dist/build/). The build records them in the manifest
+ * The package's own name and version, from its package.json: one folder up in a clone (builder/),
+ * two in the published package (dist/builder/). The build records them in the manifest
  * (`generator`), the command line prints them (`--version`, the serving commands).
  */
 import { existsSync, readFileSync } from 'node:fs';

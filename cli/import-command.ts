@@ -4,9 +4,9 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { MetaSource } from '../../build/import/github.ts';
-import { readSourcesFile, resolveSource, type SourceSpec } from '../../build/import/sources.ts';
-import { runImport } from '../../build/import/run.ts';
+import type { MetaSource } from '../builder/import/github.ts';
+import { readSourcesFile, resolveSource, type SourceSpec } from '../builder/import/sources.ts';
+import { runImport } from '../builder/import/run.ts';
 import { folder, UsageError } from './cli.ts';
 import { progress } from './progress.ts';
 import type { CliIo, ImportFlags } from './skills-api.ts';

@@ -19,7 +19,7 @@
  *   kept as an ordinary own key, nesting depth bounded).
  */
 import { parseDocument } from 'yaml';
-import { quote } from './problems.ts';
+import { quote } from './printable.ts';
 
 /** Deepest nesting of mappings and lists accepted in front matter. */
 export const MAX_FRONT_MATTER_DEPTH = 64;

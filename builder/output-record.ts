@@ -2,13 +2,13 @@
  * The record of an output folder as an incremental build left it: every file's path, size and
  * hash (docs/deploy.md "Incremental builds"). The next incremental build compares each file it
  * makes with this record instead of reading the previous output, and commits only the files that
- * differ (build/commit-journal.ts).
+ * differ (shared/commit-journal.ts).
  *
  * One file per output in the build cache folder, written after the commit; its header holds the
  * identity of the output it describes (the folder by device and inode, the manifest by device,
  * inode, size and modification time): any other build replaces the manifest, so a record that no longer describes the output is never used (the
  * build then writes a whole new tree). A hand edit inside the tree is not seen, as with the
- * no-change check (build/up-to-date.ts). Format: a JSON header line, then `<hash> <size> <path>`
+ * no-change check (builder/up-to-date.ts). Format: a JSON header line, then `<hash> <size> <path>`
  * lines, with the SHA-256 of those lines in the header.
  */
 import { createHash } from 'node:crypto';
@@ -111,7 +111,7 @@ export function dropOutputRecord(cacheDir: string, out: string): void {
   }
 }
 
-/** A skill folder's files in the output (build/skill-output.ts), as stored beside the record. */
+/** A skill folder's files in the output (builder/skill-output.ts), as stored beside the record. */
 export interface StoredSkillFiles {
   hash: string;
   archive: { size: number; sha256: string };

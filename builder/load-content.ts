@@ -10,7 +10,7 @@
  *
  * Per skill folder, the files are read first (one folder listing gives their types), then hashed
  * with the folder's name: given the results of an earlier load (`previous`, the build cache of
- * `--incremental`, build/build-cache.ts) a folder whose hash and shared inputs (categories and
+ * `--incremental`, builder/build-cache.ts) a folder whose hash and shared inputs (categories and
  * platforms) are unchanged re-uses its record and problems, and only the rest is parsed and
  * validated. Reading is synchronous and one folder at a time (see `readRegularFile`).
  */
@@ -33,7 +33,7 @@ import {
 } from './content-schemas.ts';
 import { changeLogBytes, withChangeLog } from './changes.ts';
 import { restoreRecord, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
-import { FrontMatterError, parseFrontMatter, type FrontMatter } from './front-matter.ts';
+import { FrontMatterError, parseFrontMatter, type FrontMatter } from '../src/text/front-matter.ts';
 import { QualityPass } from './quality/pass.ts';
 import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
 import type { SkillSource } from '../src/schemas.ts';
@@ -170,7 +170,7 @@ export async function contentFingerprint(contentDir: string): Promise<string | u
     if (realpathOrUndefined(abs) !== abs) return [];
     return [[dir, readFolder(realRoot, dir).hash]];
   });
-  // The build's `contentHash` covers the change log as the build left it (build/changes.ts).
+  // The build's `contentHash` covers the change log as the build left it (builder/changes.ts).
   return withChangeLog(fingerprintOf(realRoot, found, hashes), changeLogBytes(realRoot));
 }
 

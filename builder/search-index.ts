@@ -559,7 +559,7 @@ function starsTable(docs: readonly SkillRecord[]): string {
 }
 
 /**
- * The root's `copies`: each exact copy (`checks.duplicateOf`, build/quality/duplicates.ts) whose
+ * The root's `copies`: each exact copy (`checks.duplicateOf`, builder/quality/duplicates.ts) whose
  * original is indexed too, as varint pairs (gap from the previous copy, original).
  */
 function copiesTable(docs: readonly SkillRecord[]): string {

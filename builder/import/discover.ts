@@ -9,7 +9,7 @@
  * 3. Any other `SKILL.md` at most `MAX_DEPTH` folders deep, outside `.git`, `node_modules` and
  *    vendored folders.
  *
- * Everything works on the file list of one commit (build/import/git.ts), so nothing is read
+ * Everything works on the file list of one commit (builder/import/git.ts), so nothing is read
  * through a symbolic link: a `SKILL.md` or a declared folder that is a link is reported, never
  * followed.
  */
@@ -189,7 +189,7 @@ export function discover(input: DiscoverInput): { skills: FoundSkill[]; passed: 
 
   // A skill folder inside another skill folder is a skill of its own (sickn33's
   // game-development/2d-games): the importer keeps it when its front matter has a name of its own
-  // (build/import/run.ts); the outer skill keeps its files. The nearest outer folder is the parent.
+  // (builder/import/run.ts); the outer skill keeps its files. The nearest outer folder is the parent.
   const folders = [...found.keys()];
   for (const folder of folders) {
     const outer = folders.filter((other) => other !== folder && other !== '.' && folder.startsWith(`${other}/`)).sort((a, b) => b.length - a.length)[0];

@@ -1,5 +1,5 @@
 /**
- * The word table of the category classifier (build/import/classify.ts, docs/import.md
+ * The word table of the category classifier (builder/import/classify.ts, docs/import.md
  * "Categories"): for each category or subcategory slug, the words and phrases that say a skill
  * belongs there, each with a weight:
  *

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { commitInPlace, openCommit, recoverCommit, type CommitOp } from './commit-journal.ts';
+import { commitInPlace, openCommit, recoverCommit, type CommitOp } from '../shared/commit-journal.ts';
 import type { Emit } from './model.ts';
 import { fileKey, type OutputRecord } from './output-record.ts';
 import { isMissing, lstatOrUndefined, lstatOrUndefinedSync } from './safe-read.ts';
@@ -60,7 +60,7 @@ export interface WriteOptions {
   reuse?: boolean;
   /**
    * Called once the staging folder is complete and every write has landed, right before the swap:
-   * the last step that may still fail the build (the change log is written here, build/changes.ts).
+   * the last step that may still fail the build (the change log is written here, builder/changes.ts).
    */
   beforeSwap?: () => void | Promise<void>;
   /**
@@ -71,13 +71,13 @@ export interface WriteOptions {
    * serves or restores; one whose remover is gone is removed by the next build.
    */
   removeInBackground?: boolean;
-  /** Also return the record of the new output (every file's hash, build/output-record.ts). */
+  /** Also return the record of the new output (every file's hash, builder/output-record.ts). */
   record?: boolean;
   /**
-   * The record of the current output (it must describe that folder: build/output-record.ts
+   * The record of the current output (it must describe that folder: builder/output-record.ts
    * checks). Instead of a whole new tree, only the files whose bytes differ from the record are
    * written, into a commit folder, and moved into the live output with a journal
-   * (build/commit-journal.ts); files the record has and the build does not emit are removed.
+   * (shared/commit-journal.ts); files the record has and the build does not emit are removed.
    * Implies `record`.
    */
   inPlace?: OutputRecord;
@@ -132,7 +132,7 @@ export async function writeAtomically<T>(
 
 /**
  * `writeAtomically` against the record of the live output: the changed files go to a commit
- * folder and are committed into the output (build/commit-journal.ts), the manifest last and
+ * folder and are committed into the output (shared/commit-journal.ts), the manifest last and
  * whenever anything else changed, so a server following the folder sees a new tree.
  */
 async function writeInPlace<T>(
@@ -248,7 +248,7 @@ export async function recoverOutput(outDir: string): Promise<void> {
   const out = resolve(outDir);
   if ((await lstatOrUndefined(dirname(out))) === undefined) return;
   await restoreInterruptedSwap(dirname(out), basename(out));
-  // And a commit of an incremental build killed half-way is rolled back (build/commit-journal.ts).
+  // And a commit of an incremental build killed half-way is rolled back (shared/commit-journal.ts).
   recoverCommit(out);
 }
 

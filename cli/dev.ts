@@ -15,8 +15,8 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { folder, startupLine } from './cli.ts';
-import type { RateLimitOptions } from './rate-limit.ts';
-import { startServer, type RunningServer } from './server.ts';
+import type { RateLimitOptions } from '../src/node/rate-limit.ts';
+import { startServer, type RunningServer } from '../src/node/server.ts';
 
 /** Path of the reload stream. */
 export const RELOAD_PATH = '/_dev/reload';
@@ -109,7 +109,7 @@ export async function runDev(options: DevOptions): Promise<void> {
   };
   // chokidar, not fs.watch: Node 20's recursive fs.watch on Linux stops reporting a file once an
   // editor replaces it by a rename (sed -i, vim, most IDEs), which was seen here.
-  // The build itself appends to the change log (build/changes.ts): that write is no edit to rebuild for.
+  // The build itself appends to the change log (builder/changes.ts): that write is no edit to rebuild for.
   const changeLog = resolve(options.content, 'changes.ndjson');
   const ignored = (path: string): boolean => {
     const absolute = resolve(path);

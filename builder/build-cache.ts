@@ -174,7 +174,7 @@ function codeHash(): string {
   const here = (file: string): string => fileURLToPath(new URL(file.replace(/\.ts$/, extension), import.meta.url));
   const require = createRequire(import.meta.url);
   const files = [
-    'build-cache.ts', 'content-schemas.ts', 'front-matter.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',
+    'build-cache.ts', 'content-schemas.ts', '../src/text/front-matter.ts', '../src/text/printable.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',
     'skill-names.ts', 'sort-orders.ts', '../src/paths.ts',
   ].map(here);
   try {

@@ -26,24 +26,24 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import type { BuildReport } from '../../build/build.ts';
-import type { Problem } from '../../build/model.ts';
-import { GENERATOR } from '../../build/package-info.ts';
-import { formatProblem } from '../../build/problems.ts';
-import { BundleError } from '../bundle.ts';
-import { createClient, type SkillsClient } from '../client.ts';
-import { isApiError } from '../errors.ts';
-import { checkManifest, type Manifest } from '../manifest.ts';
-import { MANIFEST_PATH, ORDERS, SORTS } from '../paths.ts';
-import { normalizeBase } from '../../build/site.ts';
-import { readBundleFile } from './bundle-file.ts';
+import type { BuildReport } from '../builder/build.ts';
+import type { Problem } from '../builder/model.ts';
+import { GENERATOR } from '../builder/package-info.ts';
+import { formatProblem } from '../builder/problems.ts';
+import { BundleError } from '../src/bundle.ts';
+import { createClient, type SkillsClient } from '../src/client.ts';
+import { isApiError } from '../src/errors.ts';
+import { checkManifest, type Manifest } from '../src/manifest.ts';
+import { MANIFEST_PATH, ORDERS, SORTS } from '../src/paths.ts';
+import { normalizeBase } from '../builder/site.ts';
+import { readBundleFile } from '../src/node/bundle-file.ts';
 import { builtManifest, folder, readManifest, readPort, readRateLimit, startupLine, UsageError, versionLine } from './cli.ts';
-import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList, type OutputOptions } from './cli-output.ts';
-import { fsBytesLoader, fsLoader } from './fs-loader.ts';
+import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList, type OutputOptions } from '../src/node/cli-output.ts';
+import { fsBytesLoader, fsLoader } from '../src/node/fs-loader.ts';
 import { progress } from './progress.ts';
 import type { DeployFlags } from './deploy-command.ts';
-import type { RunningServer, ServerOptions } from './server.ts';
-import { sanitize, styleFor } from './terminal-text.ts';
+import type { RunningServer, ServerOptions } from '../src/node/server.ts';
+import { sanitize, styleFor } from '../src/node/terminal-text.ts';
 
 // The build, the server and the MCP SDK are imported by the commands that use them, so a query
 // starts fast.
@@ -335,7 +335,7 @@ function addPublishCommands(program: Command, { io }: CliContext): void {
 function addMcpCommand(program: Command, cli: CliContext): void {
   withSource(program.command('mcp').description('serve the directory to an AI agent over MCP (stdio): tools, resources, a prompt and its skills (the Skills Extension)'), false).action(async (o: SourceOptions) => {
     const client = await cli.open(o);
-    const { serveMcpStdio } = await import('./mcp.ts').catch((error: NodeJS.ErrnoException) => {
+    const { serveMcpStdio } = await import('../src/node/mcp.ts').catch((error: NodeJS.ErrnoException) => {
       // The MCP SDK is an optional peer dependency: a client-only install does not pull it in.
       if (error.code === 'ERR_MODULE_NOT_FOUND' && error.message.includes('@modelcontextprotocol/sdk')) {
         throw new Error('skills-api mcp needs the MCP SDK, an optional peer dependency: npm install @modelcontextprotocol/sdk', { cause: error });
@@ -483,7 +483,7 @@ const BUILD_STEPS = 4;
  * (each listed), skipped folders are listed. Resolves the build's report.
  */
 async function build(o: BuildFlags, io: CliIo, quiet = false): Promise<BuildReport> {
-  const { runBuild } = await import('../../build/build.ts');
+  const { runBuild } = await import('../builder/build.ts');
   const line = progress(io.stderr, `Building ${folder(o.content)}`);
   const steps: string[] = [];
   let report: BuildReport;
@@ -535,7 +535,7 @@ class ContentProblems extends Error {
 /** Bundle a build output with a progress bar on a terminal. */
 async function bundle(dir: string, file: string, io: CliIo): Promise<void> {
   const manifest = await builtManifest(dir);
-  const { writeBundle } = await import('../../build/bundle.ts');
+  const { writeBundle } = await import('../builder/bundle.ts');
   const bar = progress(io.stderr, `Bundling ${dir}`);
   let stats;
   try {
@@ -561,7 +561,7 @@ function untilSignal(): Promise<void> {
 
 /** Start the server, turning a port in use into a message that says what to do. */
 async function listen(options: ServerOptions): Promise<RunningServer> {
-  const { startServer } = await import('./server.ts');
+  const { startServer } = await import('../src/node/server.ts');
   return startServer(options).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== 'EADDRINUSE') throw error;
     throw new Error(`port ${options.port} is already in use: choose another with --port or PORT`, { cause: error });
@@ -588,7 +588,7 @@ async function serve(o: ServerFlags & { dir: string; bundle?: string }, io: CliI
     let running: RunningServer;
     let line: string;
     if (o.bundle !== undefined) {
-      const [{ createHandler }, { cachedLoader }, { bundleBytesLoader, bundleLoader }] = await Promise.all([import('../handler.ts'), import('../loader.ts'), import('../bundle.ts')]);
+      const [{ createHandler }, { cachedLoader }, { bundleBytesLoader, bundleLoader }] = await Promise.all([import('../src/handler.ts'), import('../src/loader.ts'), import('../src/bundle.ts')]);
       const loaded = await readBundleFile(o.bundle);
       const handler = createHandler(cachedLoader(bundleLoader(loaded), { maxEntries: 2000 }), {
         bytes: bundleBytesLoader(loaded),
@@ -630,7 +630,7 @@ async function start(o: ServerFlags & BuildFlags, io: CliIo): Promise<void> {
  * is unchanged (or missing: the output is served as it is), else a new build's. Prints what it did.
  */
 export async function freshManifest(o: BuildFlags, io: CliIo): Promise<Manifest> {
-  const { contentFingerprint } = await import('../../build/load-content.ts');
+  const { contentFingerprint } = await import('../builder/load-content.ts');
   const [existing, fingerprint] = await Promise.all([readManifest(o.out), contentFingerprint(o.content)]);
   if (existing !== undefined && (fingerprint === undefined || existing.contentHash === fingerprint)) {
     const why = fingerprint === undefined ? `no content folder ${folder(o.content)}` : `${folder(o.content)} unchanged`;

@@ -2,7 +2,7 @@
  * Writes the static tree (src/paths.ts) from validated content: every skill resource, the list
  * pages (`hasListPages`: filtered lists in order `desc` only) and every list's ordinals file in
  * every order, the categories in every locale, and the manifest. The search index is
- * written separately (build/search-index.ts). Output depends only on `content`: everything is
+ * written separately (builder/search-index.ts). Output depends only on `content`: everything is
  * sorted, no clock or environment locale is read.
  */
 import type { Manifest } from '../src/manifest.ts';
@@ -30,7 +30,7 @@ import {
 import type { Category, CategoryDetail, SkillListResponse, SkillSummary, TopSkill } from '../src/schemas.ts';
 import type { CategoryDef, Content, Emit, Localized, SkillRecord, SubcategoryDef } from './model.ts';
 
-/** The directory's quality report (build/quality/), a static file beside the manifest. */
+/** The directory's quality report (builder/quality/), a static file beside the manifest. */
 export const QUALITY_PATH = `${API_PREFIX}/quality.json`;
 import { compareCodeUnits, sortedIndexes } from './sort-orders.ts';
 import { toContent, toDetail, toStats, toSummary } from './summary.ts';
@@ -60,7 +60,7 @@ export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet
 
   for (const skill of skills) {
     await emit(skillPath(skill.owner, skill.repo, 'detail'), { data: toDetail(skill) });
-    // Kept from the live output by an incremental build (build/skill-output.ts `KEPT_RESOURCES`).
+    // Kept from the live output by an incremental build (builder/skill-output.ts `KEPT_RESOURCES`).
     if (kept?.has(skill.dir) === true) continue;
     await emit(skillPath(skill.owner, skill.repo, 'content'), { data: toContent(skill) });
     await emit(skillPath(skill.owner, skill.repo, 'stats'), { data: toStats(skill) });

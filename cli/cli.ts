@@ -3,11 +3,11 @@
  * check of an output folder, folder names for messages. The library functions (`startServer`,
  * `runBuild`) never touch the process; only the command line does.
  */
-import type { Manifest } from '../manifest.ts';
-import { checkManifest } from '../manifest.ts';
-import { MANIFEST_PATH } from '../paths.ts';
-import { fsLoader } from './fs-loader.ts';
-import { parseRateLimit, type RateLimitOptions } from './rate-limit.ts';
+import type { Manifest } from '../src/manifest.ts';
+import { checkManifest } from '../src/manifest.ts';
+import { MANIFEST_PATH } from '../src/paths.ts';
+import { fsLoader } from '../src/node/fs-loader.ts';
+import { parseRateLimit, type RateLimitOptions } from '../src/node/rate-limit.ts';
 
 /** A folder for messages: `public` and `public/` both print as `public/`. */
 export function folder(dir: string): string {

@@ -75,7 +75,7 @@ export async function writeSkillFiles(content: Content, writer: OutputWriter, co
       const paths = [
         ...files.map((file) => skillFilePath(skill.owner, skill.repo, file.path)),
         skillArchivePath(skill.owner, skill.repo),
-        // Written by writeTree, from the folder's input alone (build/summary.ts `toContent`, `toStats`).
+        // Written by writeTree, from the folder's input alone (builder/summary.ts `toContent`, `toStats`).
         ...KEPT_RESOURCES.map((resource) => skillPath(skill.owner, skill.repo, resource)),
       ];
       memo!.next.set(skill.dir, { hash, archive: { size: archive.length, sha256 }, files: paths.map((path) => [path, '']) });
@@ -87,7 +87,7 @@ export async function writeSkillFiles(content: Content, writer: OutputWriter, co
 
 /** What a skill folder's files and archive were in the live output: kept when its input hash is the same. */
 export interface SkillFiles {
-  /** The skill folder's input hash (the build cache's, build/load-content.ts). */
+  /** The skill folder's input hash (the build cache's, builder/load-content.ts). */
   hash: string;
   archive: { size: number; sha256: string };
   /** Output path and key (`fileKey`) of each file and of the archive; keys are filled in from the output record after the build. */

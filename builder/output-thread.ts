@@ -1,5 +1,5 @@
 /**
- * The writer thread of `build/output.ts`: creates folders and writes each file with direct
+ * The writer thread of `builder/output.ts`: creates folders and writes each file with direct
  * synchronous calls (one file at a time with direct system calls is several times faster than
  * promise-based writes, whose thread-pool round trips dominate on a 2-core machine), or
  * hard-links it from the previous output when the bytes there are the same.

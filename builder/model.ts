@@ -1,6 +1,7 @@
 /**
- * build/ — the Node-only side of the project. Only this folder and src/node/ may import node
- * built-ins, gray-matter, fast-glob or yaml. This file holds the build's in-memory model: what
+ * builder/ — the Node-only builder. With src/node/ and cli/, the only folders that may import node
+ * built-ins or fast-glob; it never imports the Node host or the command line (README "Layers").
+ * This file holds the build's in-memory model: what
  * `load-content.ts` produces from a content folder and `write-tree.ts` turns into the static tree.
  */
 import type { SkillSource, SkillStats } from '../src/schemas.ts';
@@ -55,11 +56,11 @@ export interface SkillRecord {
   hasIndex: boolean;
   /** Where the skill lives, for imported skills (skill.json `source`). */
   source?: SkillSource;
-  /** Every file of the skill's folder, sorted by path, SKILL.md included (build/skill-folder.ts). */
+  /** Every file of the skill's folder, sorted by path, SKILL.md included (builder/skill-folder.ts). */
   files?: FolderFile[];
-  /** The folder's `.tar.gz`, once the build wrote it (build/skill-output.ts). */
+  /** The folder's `.tar.gz`, once the build wrote it (builder/skill-output.ts). */
   archive?: SkillArchiveInfo;
-  /** Quality signals (build/quality/), computed over the whole directory after loading. */
+  /** Quality signals (builder/quality/), computed over the whole directory after loading. */
   checks?: SkillChecks;
   stats: SkillStats;
 }

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { DEFAULT_LOCALE, LOCALE_RE, SLUG_RE } from '../src/paths.ts';
-import { MAX_NAME_LENGTH, bidiProblem } from './front-matter.ts';
+import { MAX_NAME_LENGTH, bidiProblem } from '../src/text/front-matter.ts';
 import type { Problem } from './model.ts';
 import { fieldPath, problem, quote } from './problems.ts';
 

@@ -8,7 +8,7 @@
  * - A SKILL.md in a template folder (`template/`, `templates/`) is a skill unless its text is a
  *   placeholder (anthropics/skills' `template/`: "Replace with description of the skill …").
  */
-import type { FrontMatter } from '../front-matter.ts';
+import type { FrontMatter } from '../../src/text/front-matter.ts';
 import type { FoundSkill } from './discover.ts';
 
 /** Descriptions and bodies that are a template's placeholders, not a skill's text. */

@@ -3,14 +3,14 @@
  * atomically (docs/decisions.md §2–3). A build with problems writes nothing unless `skipInvalid` is set, and then
  * only when every problem is confined to a skill folder (which is left out and reported).
  * Output is deterministic: it depends only on the content, plus `builtAt` in the manifest when
- * `SOURCE_DATE_EPOCH` is set. `incremental` re-uses the build cache (build/build-cache.ts) for
+ * `SOURCE_DATE_EPOCH` is set. `incremental` re-uses the build cache (builder/build-cache.ts) for
  * skills whose input did not change; over the output the last incremental build wrote (its record,
- * build/output-record.ts) it commits only the files whose bytes changed into the live folder with
- * a journal (build/commit-journal.ts), otherwise it hard-links unchanged files into a new tree
+ * builder/output-record.ts) it commits only the files whose bytes changed into the live folder with
+ * a journal (shared/commit-journal.ts), otherwise it hard-links unchanged files into a new tree
  * and swaps; the cache is written only after the new output is in place; when nothing changed
  * since the incremental build that wrote the output, nothing is read or written
- * (build/up-to-date.ts). The change log in the content folder gets this build's changes right
- * before the swap or commit (build/changes.ts).
+ * (builder/up-to-date.ts). The change log in the content folder gets this build's changes right
+ * before the swap or commit (builder/changes.ts).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
@@ -42,7 +42,7 @@ export interface BuildOptions {
   skipInvalid?: boolean;
   /** Seconds since the epoch to record as `builtAt`; default `process.env.SOURCE_DATE_EPOCH`. */
   sourceDateEpoch?: string | undefined;
-  /** Also write the Service Worker, demo page and `_headers` (build/site.ts); default true. */
+  /** Also write the Service Worker, demo page and `_headers` (builder/site.ts); default true. */
   site?: boolean;
   /** Path the output is served under (`/my-repo/` on GitHub Pages), for the site files; default `/`. */
   base?: string;
@@ -114,7 +114,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     // The output is replaced as a whole and published: a cache there would be deleted or served.
     throw new Error(`the build cache folder ${cacheDir} must be outside the output ${out}`);
   }
-  // Nothing changed since the build that wrote this output (build/up-to-date.ts): answer from its
+  // Nothing changed since the build that wrote this output (builder/up-to-date.ts): answer from its
   // record, reading no skill and touching nothing.
   const check = incremental ? upToDateCheck(options, out, builtAt) : undefined;
   if (check !== undefined) {
@@ -128,11 +128,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   }
   const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
   // What the live output holds, file by file, when it is still the output the last incremental
-  // build left: then only changed files are written and committed in place (build/commit-journal.ts).
+  // build left: then only changed files are written and committed in place (shared/commit-journal.ts).
   const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
   const skillFilesRecord = outputRecord === undefined ? undefined : readSkillFilesRecord(cacheDir, out);
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, { previous, quality: options.quality });
-  // A damaged change log is never skippable: it is the history mirrors follow (build/changes.ts).
+  // A damaged change log is never skippable: it is the history mirrors follow (builder/changes.ts).
   const { log, problems: logProblems } = readChangeLog(options.contentDir);
   problems.push(...logProblems);
   const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
