@@ -77,18 +77,28 @@ export function readOutputRecord(cacheDir: string, out: string): OutputRecord | 
 
 /** Store the record of `out` (just committed or swapped in). Never throws: without it the next build writes a whole tree. */
 export function writeOutputRecord(cacheDir: string, out: string, record: OutputRecord): void {
-  const file = recordFile(cacheDir, out);
+  writeRecordFile(cacheDir, recordFile(cacheDir, out), out, { format: FORMAT, version: VERSION }, () => {
+    const lines: string[] = [];
+    // A path with a line break (a skill's own file name) is stored as JSON, marked by its quote.
+    for (const [path, key] of record) lines.push(`${key} ${path.includes('\n') || path.startsWith('"') ? JSON.stringify(path) : path}\n`);
+    return lines;
+  });
+}
+
+/**
+ * Write a record file of `out` atomically: a header line (`head`, the output's identity and the
+ * body's checksum), then the lines. Never throws: on any failure the file is removed, and a stale
+ * one could not match the output's new identity anyway.
+ */
+function writeRecordFile(cacheDir: string, file: string, out: string, head: Record<string, unknown>, lines: () => string[]): void {
   try {
     const identity = outputIdentity(out);
     if (identity === undefined) {
       rmSync(file, { force: true });
       return;
     }
-    const lines: string[] = [];
-    // A path with a line break (a skill's own file name) is stored as JSON, marked by its quote.
-    for (const [path, key] of record) lines.push(`${key} ${path.includes('\n') || path.startsWith('"') ? JSON.stringify(path) : path}\n`);
-    const body = lines.join('');
-    const header = { format: FORMAT, version: VERSION, output: identity, checksum: createHash('sha256').update(body).digest('hex') };
+    const body = lines().join('');
+    const header = { ...head, output: identity, checksum: createHash('sha256').update(body).digest('hex') };
     mkdirSync(resolve(cacheDir), { recursive: true });
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, `${JSON.stringify(header)}\n${body}`);
@@ -97,7 +107,7 @@ export function writeOutputRecord(cacheDir: string, out: string, record: OutputR
     try {
       rmSync(file, { force: true });
     } catch {
-      // A stale record cannot match the output's new identity anyway.
+      // The identity in a stale file's header protects it.
     }
   }
 }
@@ -151,30 +161,13 @@ export function readSkillFilesRecord(cacheDir: string, out: string): Map<string,
 
 /** Store the skill files of `out` with the keys of `record` (entries with a path the record lacks are left out). Never throws. */
 export function writeSkillFilesRecord(cacheDir: string, out: string, skills: ReadonlyMap<string, StoredSkillFiles>, record: OutputRecord): void {
-  const file = skillFilesFile(cacheDir, out);
-  try {
-    const identity = outputIdentity(out);
-    if (identity === undefined) {
-      rmSync(file, { force: true });
-      return;
-    }
+  writeRecordFile(cacheDir, skillFilesFile(cacheDir, out), out, { format: `${FORMAT}-skill-files-2` }, () => {
     const lines: string[] = [];
     for (const [dir, entry] of skills) {
       const files = entry.files.map(([path]): [string, string] => [path, record.get(path) ?? '']);
       if (files.some(([, key]) => key === '')) continue;
       lines.push(`${JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files })}\n`);
     }
-    const body = lines.join('');
-    const header = { format: `${FORMAT}-skill-files-2`, output: identity, checksum: createHash('sha256').update(body).digest('hex') };
-    mkdirSync(resolve(cacheDir), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(header)}\n${body}`);
-    renameSync(temporary, file);
-  } catch {
-    try {
-      rmSync(file, { force: true });
-    } catch {
-      // Identity protects a stale file.
-    }
-  }
+    return lines;
+  });
 }

@@ -15,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { commitInPlace, openCommit, recoverCommit, type CommitOp } from '../shared/commit-journal.ts';
+import { commitInPlace, isAlive, openCommit, recoverCommit, type CommitOp } from '../shared/commit-journal.ts';
 import type { Emit } from './model.ts';
 import { fileKey, type OutputRecord } from './output-record.ts';
 import { isMissing, lstatOrUndefined, lstatOrUndefinedSync } from './safe-read.ts';
@@ -293,14 +293,6 @@ async function removeStaleStaging(parent: string, base: string): Promise<void> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * A writer confined to `root`, counting files and bytes. Paths are checked here, on the calling

@@ -186,7 +186,8 @@ function pidOf(name: string, base: string): number | undefined {
   return Number.isInteger(pid) && pid > 0 ? pid : undefined;
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` is alive (one it may not signal counts as alive). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -18,7 +18,7 @@ import { loadContent } from '../builder/load-content.ts';
 import type { SkillRecord } from '../builder/model.ts';
 import { runImport } from '../builder/import/run.ts';
 import { gitFixture, skillMd, type GitFixture } from './helpers/git-fixture.ts';
-import { treeHashes } from './helpers/read-tree.ts';
+import { emptyFolders, treeHashes } from './helpers/read-tree.ts';
 
 const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
 
@@ -319,14 +319,3 @@ function fixedChecksum(header: string, lines: string[]): string {
   return `${JSON.stringify({ ...(JSON.parse(header) as object), checksum })}\n${body}`;
 }
 
-/** Folders under `dir` with nothing in them (a clean build leaves none). */
-function emptyFolders(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (path: string): void => {
-    const entries = readdirSync(path, { withFileTypes: true });
-    if (entries.length === 0) found.push(path);
-    for (const entry of entries) if (entry.isDirectory()) walk(join(path, entry.name));
-  };
-  walk(dir);
-  return found;
-}

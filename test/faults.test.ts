@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError, runBuild } from '../builder/build.ts';
 import { KILL_AT_ENV, markerOf } from '../shared/commit-journal.ts';
 import { startServer, type RunningServer } from '../src/node/server.ts';
-import { treeHashes } from './helpers/read-tree.ts';
+import { emptyFolders, treeHashes } from './helpers/read-tree.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CONTENT = join(ROOT, 'content');
@@ -42,6 +42,17 @@ afterAll(async () => {
 function deadPid(): number {
   const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
   return Number(child.stdout.toString());
+}
+
+/** A copy of the sample content in a new folder and its first `--incremental` build. */
+async function builtIncrementally(prefix: string): Promise<{ dir: string; content: string; target: string; cacheDir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const content = join(dir, 'content');
+  const target = join(dir, 'public');
+  const cacheDir = join(dir, 'cache');
+  await cp(CONTENT, content, { recursive: true });
+  await runBuild({ contentDir: content, outDir: target, incremental: true, cacheDir, sourceDateEpoch: undefined });
+  return { dir, content, target, cacheDir };
 }
 
 describe('a build killed with SIGKILL', () => {
@@ -72,13 +83,8 @@ describe('a build killed with SIGKILL', () => {
   }, 60_000);
 
   it('with --incremental, never leaves a build cache that makes the next build wrong', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'faults-incremental-'));
+    const { dir, content, target, cacheDir } = await builtIncrementally('faults-incremental-');
     try {
-      const content = join(dir, 'content');
-      const target = join(dir, 'public');
-      const cacheDir = join(dir, 'cache');
-      await cp(CONTENT, content, { recursive: true });
-      await runBuild({ contentDir: content, outDir: target, incremental: true, cacheDir, sourceDateEpoch: undefined });
       // An edit the killed builds see: their cache (if written) must describe it correctly.
       const owner = (await readdir(join(content, 'skills'))).sort()[0]!;
       const repo = (await readdir(join(content, 'skills', owner))).sort()[0]!;
@@ -102,13 +108,8 @@ describe('a build killed with SIGKILL', () => {
   }, 120_000);
 
   it('with --incremental, killed during the commit into the live output: rolled back to the previous output', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'faults-commit-'));
+    const { dir, content, target, cacheDir } = await builtIncrementally('faults-commit-');
     try {
-      const content = join(dir, 'content');
-      const target = join(dir, 'public');
-      const cacheDir = join(dir, 'cache');
-      await cp(CONTENT, content, { recursive: true });
-      await runBuild({ contentDir: content, outDir: target, incremental: true, cacheDir, sourceDateEpoch: undefined });
       const previous = treeHashes(target);
       // A change of each kind: a file replaced (stats), files removed (a skill), files added (a new owner).
       const owners = (await readdir(join(content, 'skills'))).sort();
@@ -255,17 +256,6 @@ describe('the server under faults', () => {
   }, 30_000);
 });
 
-/** Folders under `dir` with nothing in them (a clean build leaves none). */
-function emptyFolders(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (path: string): void => {
-    const entries = readdirSync(path, { withFileTypes: true });
-    if (entries.length === 0) found.push(path);
-    for (const entry of entries) if (entry.isDirectory()) walk(join(path, entry.name));
-  };
-  walk(dir);
-  return found;
-}
 
 /** Status of a GET over its own connection (opened all at once by the caller). */
 function rawGet(port: number, path: string): Promise<number> {

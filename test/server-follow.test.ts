@@ -88,25 +88,39 @@ describe('skills-api serve follows its folder', () => {
   }, 60_000);
 });
 
+/**
+ * Loaders over a folder whose next read after `holdNextRead()` (the manifest aside) waits until
+ * the returned release is called; `heldOnce` settles when that read is being held.
+ */
+function holdingLoaders(): { makeLoader: (dir: string) => Loader; heldOnce: Promise<void>; holdNextRead: () => () => void } {
+  let hold: Promise<void> | undefined;
+  let held!: () => void;
+  const heldOnce = new Promise<void>((resolve) => (held = resolve));
+  const makeLoader = (dir: string): Loader => {
+    const read = fsLoader(dir);
+    return async (path) => {
+      if (hold !== undefined && path !== MANIFEST_PATH) {
+        const gate = hold;
+        hold = undefined;
+        held();
+        await gate;
+      }
+      return read(path);
+    };
+  };
+  const holdNextRead = (): (() => void) => {
+    let release!: () => void;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    return release;
+  };
+  return { makeLoader, heldOnce, holdNextRead };
+}
+
 describe('a request under way when the tree is swapped', () => {
   it('is answered from the new tree alone, never from files of both', async () => {
     // The old tree: 4 skills (from the test above). The request reads the manifest of the old
     // tree, then is held before its next read until a rebuild has swapped in a tree of 5 skills.
-    let hold: Promise<void> | undefined;
-    let held!: () => void;
-    const heldOnce = new Promise<void>((resolve) => (held = resolve));
-    const makeLoader = (dir: string): Loader => {
-      const read = fsLoader(dir);
-      return async (path) => {
-        if (hold !== undefined && path !== MANIFEST_PATH) {
-          const gate = hold;
-          hold = undefined;
-          held();
-          await gate;
-        }
-        return read(path);
-      };
-    };
+    const { makeLoader, heldOnce, holdNextRead } = holdingLoaders();
     const tree = await ServedTree.open(out, { makeLoader, makeHandler: (loader) => createHandler(cachedLoader(loader, { maxEntries: 100 })) });
     const ask = async (): Promise<{ total: number; items: number }> => {
       const body = (await (await tree.handler(new Request('http://x/api/v1/skills?limit=100'))).json()) as { data: unknown[]; pagination: { total: number } };
@@ -115,8 +129,7 @@ describe('a request under way when the tree is swapped', () => {
     expect(await ask()).toEqual({ total: 4, items: 4 });
 
     const fresh = await ServedTree.open(out, { makeLoader: fsLoader, makeHandler: (loader) => createHandler(loader) });
-    let release!: () => void;
-    hold = new Promise<void>((resolve) => (release = resolve));
+    const release = holdNextRead();
     // A new URL, so nothing of it is cached: the manifest is (from the first request).
     const pending = (async () => {
       const body = (await (await tree.handler(new Request('http://x/api/v1/skills?limit=100&sort=name'))).json()) as {
@@ -146,28 +159,13 @@ describe('a request under way when an incremental build commits into the folder'
     const incremental = (): ReturnType<typeof runBuild> => runBuild({ contentDir: content.dir, outDir: target, incremental: true, cacheDir, sourceDateEpoch: undefined });
     await incremental();
     const previous = treeHashes(target);
-    let hold: Promise<void> | undefined;
-    let held!: () => void;
-    const heldOnce = new Promise<void>((resolve) => (held = resolve));
-    const makeLoader = (dir: string): Loader => {
-      const read = fsLoader(dir);
-      return async (path) => {
-        if (hold !== undefined && path !== MANIFEST_PATH) {
-          const gate = hold;
-          hold = undefined;
-          held();
-          await gate;
-        }
-        return read(path);
-      };
-    };
+    const { makeLoader, heldOnce, holdNextRead } = holdingLoaders();
     const tree = await ServedTree.open(target, { makeLoader, makeHandler: (loader) => createHandler(cachedLoader(loader, { maxEntries: 100 })) });
     const total = async (query: string): Promise<number> =>
       ((await (await tree.handler(new Request(`http://x/api/v1/skills?${query}`))).json()) as { pagination: { total: number } }).pagination.total;
     const before = await total('limit=100');
 
-    let release!: () => void;
-    hold = new Promise<void>((resolve) => (release = resolve));
+    const release = holdNextRead();
     const pending = total('limit=100&sort=name');
     await heldOnce;
     // A new skill, built by a build that dies half-way through moving its files in.

@@ -38,3 +38,15 @@ export function treeHashes(dir: string): Map<string, string> {
   walk('');
   return new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
+
+/** Folders under `dir` with nothing in them (a clean build leaves none). */
+export function emptyFolders(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (path: string): void => {
+    const entries = readdirSync(path, { withFileTypes: true });
+    if (entries.length === 0) found.push(path);
+    for (const entry of entries) if (entry.isDirectory()) walk(join(path, entry.name));
+  };
+  walk(dir);
+  return found;
+}
