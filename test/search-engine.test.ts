@@ -569,29 +569,12 @@ describe('what a query loads', () => {
       wave.push(path.split('/').pop()!);
       return new Promise((resolve) => pending.push(() => resolve(built.files.get(path))));
     };
-    const engine = createSearchEngine(loader, built.manifest);
-    let done = false;
-    const answer = engine.search({ q: 'shared', page: 1, limit: 20 }).finally(() => (done = true));
-    for (let turns = 0; !done && turns < 100; turns++) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      if (pending.length === 0) continue;
-      waves.push(wave);
-      wave = [];
-      const answerAll = pending;
-      pending = [];
-      for (const release of answerAll) release();
-    }
-    expect((await answer).data).toHaveLength(20);
-    expect(waves.map((w) => [...new Set(w.map((n) => n[0]))].sort())).toEqual([['p', 't'], ['d']]);
-    // All shards of the page in that one wave (20 results over several shards).
-    expect(waves[1]!.length).toBeGreaterThan(1);
-    // Two words, the second scanned from a short prefix (typo candidates): still two waves.
-    const second = await (async () => {
-      const engine2 = createSearchEngine(loader, built.manifest);
+    // Answer every request made so far at once, again and again until `run` settles: each answer is a wave.
+    const inWaves = async <T,>(run: () => Promise<T>): Promise<T> => {
       waves.length = 0;
       wave = [];
-      done = false;
-      const pendingAnswer = engine2.search({ q: 'shared helpers', page: 1, limit: 20 }).finally(() => (done = true));
+      let done = false;
+      const result = run().finally(() => (done = true));
       for (let turns = 0; !done && turns < 100; turns++) {
         await new Promise((resolve) => setTimeout(resolve, 0));
         if (pending.length === 0) continue;
@@ -601,8 +584,15 @@ describe('what a query loads', () => {
         pending = [];
         for (const release of answerAll) release();
       }
-      return pendingAnswer;
-    })();
+      return result;
+    };
+    const answer = await inWaves(() => createSearchEngine(loader, built.manifest).search({ q: 'shared', page: 1, limit: 20 }));
+    expect(answer.data).toHaveLength(20);
+    expect(waves.map((w) => [...new Set(w.map((n) => n[0]))].sort())).toEqual([['p', 't'], ['d']]);
+    // All shards of the page in that one wave (20 results over several shards).
+    expect(waves[1]!.length).toBeGreaterThan(1);
+    // Two words, the second scanned from a short prefix (typo candidates): still two waves.
+    const second = await inWaves(() => createSearchEngine(loader, built.manifest).search({ q: 'shared helpers', page: 1, limit: 20 }));
     expect(second.data.length).toBeGreaterThan(0);
     expect(waves.map((w) => [...new Set(w.map((n) => n[0]))].sort())).toEqual([['p', 't'], ['d']]);
   });
