@@ -22,6 +22,7 @@
  * input.
  */
 import { createHash } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
 import type { SearchManifest } from '../src/manifest.ts';
 import { PositionsWriter, PostingsWriter, encodeVarints } from '../src/search/codec.ts';
 import {
@@ -58,6 +59,8 @@ export interface SearchIndexOptions {
   shardGroup?: number;
   /** Word occurrences gathered at once (memory: 9 bytes each). */
   occurrenceBatch?: number;
+  /** Largest root (gzip bytes) the manifest carries a copy of. */
+  rootCopyMaxGzip?: number;
 }
 
 const DEFAULTS: Required<SearchIndexOptions> = {
@@ -67,6 +70,7 @@ const DEFAULTS: Required<SearchIndexOptions> = {
   shardSize: 2,
   shardGroup: 16,
   occurrenceBatch: 16_000_000,
+  rootCopyMaxGzip: 24 * 1024,
 };
 
 /** Longest full description kept for highlights (UTF-16 units). */
@@ -120,7 +124,11 @@ export async function buildSearchIndex(
     stars,
     copies: copiesTable(docs),
   };
-  return { root: searchFilePath(await put('r', root)), index: root };
+  const rootPath = searchFilePath(await put('r', root));
+  // Every first request of a host reads the manifest, search or not: carry the root in it only
+  // while that costs little (docs/search-index.md "The root"); a large directory's first search
+  // reads the root file instead, one round trip more.
+  return gzipSync(JSON.stringify(root)).byteLength <= opt.rootCopyMaxGzip ? { root: rootPath, index: root } : { root: rootPath };
 }
 
 /** 64-bit hex digest of a file's text (collisions are out of reach at any corpus size). */

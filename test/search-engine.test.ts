@@ -597,6 +597,24 @@ describe('what a query loads', () => {
     expect(waves.map((w) => [...new Set(w.map((n) => n[0]))].sort())).toEqual([['p', 't'], ['d']]);
   });
 
+  it('a root over the copy limit stays out of the manifest: a cold search reads the root file first, same answer', async () => {
+    const skills = Array.from({ length: 60 }, (_, i) => makeSkill(i, { name: `tool ${i}`, description: i % 2 === 0 ? 'a shared helper' : 'other', stars: 100 - i }));
+    const copied = await buildIndex(skills, { shardSize: 4 });
+    const large = await buildIndex(skills, { shardSize: 4, rootCopyMaxGzip: 0 });
+    expect(copied.manifest.search!.index).toBeDefined();
+    expect(large.manifest.search!.index).toBeUndefined();
+    expect(large.manifest.search!.root).toBe(copied.manifest.search!.root);
+    const q = new URLSearchParams({ q: 'shared', limit: '20' });
+    const withCopy = await copied.fresh().search(q);
+    copied.loads.length = 0;
+    await copied.fresh().search(q);
+    expect(copied.loads).not.toContain(copied.manifest.search!.root);
+    large.loads.length = 0;
+    const fromFile = await large.fresh().search(q);
+    expect({ ...fromFile, meta: { ...fromFile.meta, took: 0 } }).toEqual({ ...withCopy, meta: { ...withCopy.meta, took: 0 } });
+    expect(large.loads[0]).toBe(large.manifest.search!.root);
+  });
+
   it('a changed summary renames only the shards of its group; a changed content renames only its terms\' files', async () => {
     const skills = Array.from({ length: 200 }, (_, i) => makeSkill(i, { name: `tool ${i}`, description: `helper ${i}`, body: `body of ${i}`, stars: 1000 - i }));
     const a = await buildIndex(skills, { shardSize: 4, chunkBytes: 400 });
