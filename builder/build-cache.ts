@@ -22,10 +22,11 @@
  * compares incremental builds of imported skills byte for byte with clean ones).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
 import type { Problem, SkillRecord } from './model.ts';
 
 /** The parts of a record derived from the SKILL.md bytes, stored as `null` (`body`: its offset). */
@@ -77,24 +78,15 @@ export function cacheFile(cacheDir: string, contentDir: string): string {
  * line of the wrong shape).
  */
 export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<StoredRecord> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(cacheFile(cacheDir, contentDir), 'utf8');
-  } catch {
-    return undefined;
-  }
-  const headerEnd = text.indexOf('\n');
-  if (headerEnd === -1) return undefined;
-  const header = parseOrUndefined(text.slice(0, headerEnd));
-  const body = text.slice(headerEnd + 1);
+  const file = readCheckedFile(cacheFile(cacheDir, contentDir));
+  if (file === undefined) return undefined;
+  const { header, body } = file;
   if (
-    !isObject(header) ||
     header.format !== FORMAT ||
     header.version !== VERSION ||
     header.code !== codeHash() ||
     header.contentDir !== contentDir ||
-    typeof header.shared !== 'string' ||
-    header.checksum !== sha256(body)
+    typeof header.shared !== 'string'
   ) {
     return undefined;
   }
@@ -118,16 +110,8 @@ export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>):
     lines.push(JSON.stringify({ dir, hash, problems, ...(record === undefined ? {} : { record: stored(record) }) }));
   }
   const body = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
-  const header = { format: FORMAT, version: VERSION, code: codeHash(), contentDir: cache.contentDir, shared: cache.shared, checksum: sha256(body) };
-  const file = cacheFile(cacheDir, cache.contentDir);
-  mkdirSync(resolve(cacheDir), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, `${JSON.stringify(header)}\n${body}`);
-    renameSync(temporary, file);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
+  const header = { format: FORMAT, version: VERSION, code: codeHash(), contentDir: cache.contentDir, shared: cache.shared };
+  writeCheckedFile(cacheFile(cacheDir, cache.contentDir), header, body);
 }
 
 /**

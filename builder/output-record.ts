@@ -12,9 +12,10 @@
  * lines, with the SHA-256 of those lines in the header.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync, type BigIntStats } from 'node:fs';
+import { lstatSync, rmSync, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MANIFEST_PATH } from '../src/paths.ts';
+import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
 
 const FORMAT = 'skills-api-output-record';
 const VERSION = 1;
@@ -46,24 +47,11 @@ function recordFile(cacheDir: string, out: string): string {
 
 /** The record of `out` when it still describes the folder there; undefined otherwise. */
 export function readOutputRecord(cacheDir: string, out: string): OutputRecord | undefined {
-  let text: string;
-  try {
-    text = readFileSync(recordFile(cacheDir, out), 'utf8');
-  } catch {
-    return undefined;
-  }
-  const headerEnd = text.indexOf('\n');
-  if (headerEnd === -1) return undefined;
-  let header: { format?: unknown; version?: unknown; output?: unknown; checksum?: unknown };
-  try {
-    header = JSON.parse(text.slice(0, headerEnd)) as typeof header;
-  } catch {
-    return undefined;
-  }
-  const body = text.slice(headerEnd + 1);
+  const file = readCheckedFile(recordFile(cacheDir, out));
+  if (file === undefined) return undefined;
+  const { header, body } = file;
   const identity = outputIdentity(out);
   if (header.format !== FORMAT || header.version !== VERSION || identity === undefined || header.output !== identity) return undefined;
-  if (header.checksum !== createHash('sha256').update(body).digest('hex')) return undefined;
   const record: OutputRecord = new Map();
   for (const line of body.split('\n')) {
     if (line === '') continue;
@@ -77,7 +65,7 @@ export function readOutputRecord(cacheDir: string, out: string): OutputRecord | 
 
 /** Store the record of `out` (just committed or swapped in). Never throws: without it the next build writes a whole tree. */
 export function writeOutputRecord(cacheDir: string, out: string, record: OutputRecord): void {
-  writeRecordFile(cacheDir, recordFile(cacheDir, out), out, { format: FORMAT, version: VERSION }, () => {
+  writeRecordFile(recordFile(cacheDir, out), out, { format: FORMAT, version: VERSION }, () => {
     const lines: string[] = [];
     // A path with a line break (a skill's own file name) is stored as JSON, marked by its quote.
     for (const [path, key] of record) lines.push(`${key} ${path.includes('\n') || path.startsWith('"') ? JSON.stringify(path) : path}\n`);
@@ -86,23 +74,17 @@ export function writeOutputRecord(cacheDir: string, out: string, record: OutputR
 }
 
 /**
- * Write a record file of `out` atomically: a header line (`head`, the output's identity and the
- * body's checksum), then the lines. Never throws: on any failure the file is removed, and a stale
- * one could not match the output's new identity anyway.
+ * Write a record file of `out` (its header names the output's identity). Never throws: on any
+ * failure the file is removed, and a stale one could not match the output's new identity anyway.
  */
-function writeRecordFile(cacheDir: string, file: string, out: string, head: Record<string, unknown>, lines: () => string[]): void {
+function writeRecordFile(file: string, out: string, head: Record<string, unknown>, lines: () => string[]): void {
   try {
     const identity = outputIdentity(out);
     if (identity === undefined) {
       rmSync(file, { force: true });
       return;
     }
-    const body = lines().join('');
-    const header = { ...head, output: identity, checksum: createHash('sha256').update(body).digest('hex') };
-    mkdirSync(resolve(cacheDir), { recursive: true });
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, `${JSON.stringify(header)}\n${body}`);
-    renameSync(temporary, file);
+    writeCheckedFile(file, { ...head, output: identity }, lines().join(''));
   } catch {
     try {
       rmSync(file, { force: true });
@@ -134,21 +116,13 @@ function skillFilesFile(cacheDir: string, out: string): string {
 
 /** The skill files of `out` by skill folder, when stored for the folder there now; undefined otherwise. */
 export function readSkillFilesRecord(cacheDir: string, out: string): Map<string, StoredSkillFiles> | undefined {
-  let text: string;
+  const file = readCheckedFile(skillFilesFile(cacheDir, out));
+  if (file === undefined) return undefined;
+  const identity = outputIdentity(out);
+  if (file.header.format !== `${FORMAT}-skill-files-2` || identity === undefined || file.header.output !== identity) return undefined;
   try {
-    text = readFileSync(skillFilesFile(cacheDir, out), 'utf8');
-  } catch {
-    return undefined;
-  }
-  const lines = text.split('\n');
-  try {
-    const header = JSON.parse(lines[0]!) as { format?: unknown; output?: unknown; checksum?: unknown };
-    const body = text.slice(lines[0]!.length + 1);
-    const identity = outputIdentity(out);
-    if (header.format !== `${FORMAT}-skill-files-2` || identity === undefined || header.output !== identity) return undefined;
-    if (header.checksum !== createHash('sha256').update(body).digest('hex')) return undefined;
     const found = new Map<string, StoredSkillFiles>();
-    for (const line of lines.slice(1)) {
+    for (const line of file.body.split('\n')) {
       if (line === '') continue;
       const { dir, ...entry } = JSON.parse(line) as StoredSkillFiles & { dir: string };
       found.set(dir, entry);
@@ -161,7 +135,7 @@ export function readSkillFilesRecord(cacheDir: string, out: string): Map<string,
 
 /** Store the skill files of `out` with the keys of `record` (entries with a path the record lacks are left out). Never throws. */
 export function writeSkillFilesRecord(cacheDir: string, out: string, skills: ReadonlyMap<string, StoredSkillFiles>, record: OutputRecord): void {
-  writeRecordFile(cacheDir, skillFilesFile(cacheDir, out), out, { format: `${FORMAT}-skill-files-2` }, () => {
+  writeRecordFile(skillFilesFile(cacheDir, out), out, { format: `${FORMAT}-skill-files-2` }, () => {
     const lines: string[] = [];
     for (const [dir, entry] of skills) {
       const files = entry.files.map(([path]): [string, string] => [path, record.get(path) ?? '']);
