@@ -5,11 +5,10 @@
  * without reading a SKILL.md or touching the output.
  *
  * Inputs are compared by their file-system stamps, not their bytes (reading and hashing 100k
- * SKILL.md files takes longer than the whole check may): every file the load reads or looks at
- * (categories.json, platforms.json, the change log, and per skill folder SKILL.md, skill.json,
- * stats.json, `.claude-plugin` and its marketplace.json) by device, inode, type, size, and
- * modification and change times (to a fraction of a microsecond), plus the listing of `skills/` and of every owner
- * folder. A write that keeps size and both times cannot be told apart; so a record is only kept
+ * SKILL.md files takes longer than the whole check may): categories.json, platforms.json and the
+ * change log by device, inode, type, size, and modification and change times (to a fraction of a
+ * microsecond), every skill folder by every file below it (builder/folder-stamp.ts), plus the
+ * listing of `skills/` and of every owner folder. A write that keeps size and both times cannot be told apart; so a record is only kept
  * when every input is older than `SETTLE_MS` when the build starts (a file changed again within
  * the file system's clock tick of the build reading it is the case left), otherwise the next build
  * reads everything as before. The output is compared by the identity of its folder and of its
@@ -28,11 +27,10 @@ import { fileURLToPath } from 'node:url';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { cacheFile } from './build-cache.ts';
 import { CHANGE_LOG_FILE } from './changes.ts';
+import { SETTLE_MS, stampFolder } from './folder-stamp.ts';
 import type { Problem } from './model.ts';
 import { GENERATOR } from './package-info.ts';
 
-/** Inputs changed less than this long before the build started make its record untrusted. */
-const SETTLE_MS = 2000;
 const FORMAT = 'skills-api-up-to-date';
 const VERSION = 1;
 
@@ -107,11 +105,10 @@ export function stampInputs(root: string): InputStamp {
     const repos = listing(ownerDir);
     hash.update(`${owner}\0${repos.text}\0`);
     for (const repo of repos.folders) {
-      const dir = join(ownerDir, repo);
-      for (const name of ['SKILL.md', 'skill.json', 'stats.json']) hash.update(`${stampOf(join(dir, name), newest)}\0`);
-      const plugin = stampOf(join(dir, '.claude-plugin'), newest);
-      // Its marketplace.json only counts inside a folder that is there.
-      hash.update(`${plugin}\0${plugin === '-' ? '' : stampOf(join(dir, '.claude-plugin', 'marketplace.json'), newest)}\0`);
+      // Every file of the folder, not only those the load parses: a skill's whole folder is published.
+      const folder = stampFolder(join(ownerDir, repo));
+      if (folder.newest > newest.ms) newest.ms = folder.newest;
+      hash.update(`${folder.stamp}\0`);
     }
   }
   const logNewest = { ms: 0 };

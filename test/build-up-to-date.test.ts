@@ -5,7 +5,7 @@
  * (another build swapped in) makes it build again, and the output then equals a clean build's.
  * Real builds of a copy of the sample content.
  */
-import { appendFile, cp, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, cp, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,5 +136,27 @@ describe('an incremental build in which nothing changed', () => {
     expect(edited.fromCache).toBe(edited.skills - 1);
     expect(await identity(out)).not.toBe(before);
     expect(treeHashes(out)).toEqual(await cleanTree('clean-3'));
+
+    // A file of the skill's folder besides those the load parses (a skill is its whole folder):
+    // added, then edited in place, then removed; each time built again, equal to a clean build.
+    const notes = join(content, 'skills', owner!, repo!, 'reference', 'notes.md');
+    await mkdir(join(content, 'skills', owner!, repo!, 'reference'), { recursive: true });
+    await writeFile(notes, 'First notes.\n');
+    await settled(content);
+    const added = await incremental(out);
+    expect(added.fromCache).toBe(added.skills - 1);
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-4'));
+    const withNotes = await identity(out);
+    await appendFile(notes, 'A line written in place.\n');
+    await incremental(out);
+    expect(await identity(out)).not.toBe(withNotes);
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-5'));
+    await settled(content);
+    await incremental(out);
+    const appended = await identity(out);
+    await rm(notes);
+    await incremental(out);
+    expect(await identity(out)).not.toBe(appended);
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-6'));
   }, 120_000);
 });

@@ -1,0 +1,69 @@
+/**
+ * The file-system stamp of a skill folder: what an incremental build compares instead of reading
+ * the folder's bytes (builder/up-to-date.ts for the whole content folder, the build cache per skill
+ * folder in builder/load-content.ts).
+ *
+ * Every entry below the folder, at any depth, enters by its path and type, and every one that is
+ * not a folder by its device, inode, mode, size, and modification and change times (to a fraction
+ * of a microsecond): a file added, removed, renamed, replaced or written in place changes the
+ * stamp. `.git` is left out at any depth, as the build never reads it (builder/skill-folder.ts). A
+ * write that keeps the size and both times cannot be told apart, so a stamp is only trusted when
+ * the folder's newest time is older than `SETTLE_MS` when it was taken (`settledBefore`).
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+
+/** Inputs changed less than this long before a build started make their stamps untrusted. */
+export const SETTLE_MS = 2000;
+
+/** The stamp of one folder. */
+export interface FolderStamp {
+  /** SHA-256 (hex, 32 characters kept) of every entry's path, type and stamp; `-` when the folder cannot be listed. */
+  stamp: string;
+  /** The newest modification or change time below the folder, in milliseconds since the epoch. */
+  newest: number;
+}
+
+/** Stamp folder `abs` and everything below it (see the module comment). */
+export function stampFolder(abs: string): FolderStamp {
+  const hash = createHash('sha256');
+  const newest = { ms: 0 };
+  if (!walk(abs, '', hash, newest)) return { stamp: '-', newest: newest.ms };
+  return { stamp: hash.digest('hex').slice(0, 32), newest: newest.ms };
+}
+
+/** Whether a stamp taken with newest time `newest` can be trusted by a build that started at `started`. */
+export function settledBefore(newest: number, started: number): boolean {
+  return newest < started - SETTLE_MS;
+}
+
+/** Feed folder `relative` of `abs` to `hash`; false when it cannot be listed. */
+function walk(abs: string, relative: string, hash: Hash, newest: { ms: number }): boolean {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(relative === '' ? abs : join(abs, relative), { withFileTypes: true });
+  } catch {
+    hash.update(`${relative}\0unlisted\0`);
+    return relative !== '';
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (entry.name === '.git') continue;
+    const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
+    if (entry.isDirectory()) {
+      hash.update(`${path}\0d\0`);
+      walk(abs, path, hash, newest);
+      continue;
+    }
+    const stats = lstatSync(join(abs, path), { throwIfNoEntry: false });
+    if (stats === undefined) {
+      hash.update(`${path}\0gone\0`);
+      continue;
+    }
+    if (stats.ctimeMs > newest.ms) newest.ms = stats.ctimeMs;
+    if (stats.mtimeMs > newest.ms) newest.ms = stats.mtimeMs;
+    hash.update(`${path}\0${stats.dev}:${stats.ino}:${stats.mode}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}\0`);
+  }
+  return true;
+}
