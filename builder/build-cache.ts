@@ -47,6 +47,14 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
   hash: string;
   problems: Problem[];
   record?: R;
+  /**
+   * The folder's file-system stamp when it was read (builder/folder-stamp.ts), kept only when it
+   * was settled: a later load whose stamp is the same re-uses this result without reading the
+   * folder (but its SKILL.md, for the text a record carries).
+   */
+  stamp?: string;
+  /** SHA-256 and size of the folder's SKILL.md as read, with `stamp` and a record. */
+  skill?: { sha: string; size: number };
 }
 
 /** The per-skill results of one load of one content folder. */
@@ -60,7 +68,7 @@ export interface LoadCache<R = SkillRecord | StoredRecord> {
 }
 
 const FORMAT = 'skills-api-build-cache';
-const VERSION = 2;
+const VERSION = 3;
 
 /** The default cache folder: `node_modules/.cache/skills-api` under the working directory. */
 export function defaultCacheDir(): string {
@@ -95,7 +103,13 @@ export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<S
     if (line === '') continue;
     const entry = parseOrUndefined(line);
     if (!isStoredEntry(entry)) return undefined;
-    skills.set(entry.dir, { hash: entry.hash, problems: entry.problems, ...(entry.record === undefined ? {} : { record: entry.record }) });
+    skills.set(entry.dir, {
+      hash: entry.hash,
+      problems: entry.problems,
+      ...(entry.record === undefined ? {} : { record: entry.record }),
+      ...(entry.stamp === undefined ? {} : { stamp: entry.stamp }),
+      ...(entry.skill === undefined ? {} : { skill: entry.skill }),
+    });
   }
   return { contentDir, shared: header.shared, skills };
 }
@@ -106,8 +120,15 @@ export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<S
  */
 export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>): void {
   const lines: string[] = [];
-  for (const [dir, { hash, problems, record }] of cache.skills) {
-    lines.push(JSON.stringify({ dir, hash, problems, ...(record === undefined ? {} : { record: stored(record) }) }));
+  for (const [dir, { hash, problems, record, stamp, skill }] of cache.skills) {
+    lines.push(JSON.stringify({
+      dir,
+      hash,
+      problems,
+      ...(record === undefined ? {} : { record: stored(record) }),
+      ...(stamp === undefined ? {} : { stamp }),
+      ...(skill === undefined ? {} : { skill }),
+    }));
   }
   const body = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   const header = { format: FORMAT, version: VERSION, code: codeHash(), contentDir: cache.contentDir, shared: cache.shared };
@@ -133,8 +154,11 @@ export function restoreRecord(record: StoredRecord, raw: string, sha: string, si
 }
 
 /** Loose shape check of a stored line: enough that a foreign or damaged file is never used. */
-function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord } {
+function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord; stamp?: string; skill?: { sha: string; size: number } } {
   if (!isObject(entry) || typeof entry.dir !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.problems)) return false;
+  if (entry.stamp !== undefined && typeof entry.stamp !== 'string') return false;
+  const skill = entry.skill;
+  if (skill !== undefined && !(isObject(skill) && typeof skill.sha === 'string' && Number.isSafeInteger(skill.size))) return false;
   if (!entry.problems.every((p) => isObject(p) && typeof p.file === 'string' && typeof p.message === 'string')) return false;
   const record = entry.record;
   if (record === undefined) return true;
@@ -158,7 +182,7 @@ function codeHash(): string {
   const here = (file: string): string => fileURLToPath(new URL(file.replace(/\.ts$/, extension), import.meta.url));
   const require = createRequire(import.meta.url);
   const files = [
-    'build-cache.ts', 'content-schemas.ts', '../src/text/front-matter.ts', '../src/text/printable.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',
+    'build-cache.ts', 'content-schemas.ts', 'folder-stamp.ts', 'skill-folder.ts', '../src/text/front-matter.ts', '../src/text/printable.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',
     'skill-names.ts', 'sort-orders.ts', '../src/paths.ts',
   ].map(here);
   try {

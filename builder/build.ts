@@ -131,7 +131,12 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   // build left: then only changed files are written and committed in place (shared/commit-journal.ts).
   const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
   const skillFilesRecord = outputRecord === undefined ? undefined : readSkillFilesRecord(cacheDir, out);
-  const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, { previous, quality: options.quality });
+  const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, {
+    previous,
+    quality: options.quality,
+    // The stamps the no-change check took, so each folder is stamped once.
+    ...(incremental ? { stamps: { started: check?.stamp.started ?? Date.now(), ...(check === undefined ? {} : { taken: check.stamp.folders }) } } : {}),
+  });
   // A damaged change log is never skippable: it is the history mirrors follow (builder/changes.ts).
   const { log, problems: logProblems } = readChangeLog(options.contentDir);
   problems.push(...logProblems);

@@ -39,6 +39,7 @@ import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './
 import type { SkillSource } from '../src/schemas.ts';
 import { problem, zodProblems } from './problems.ts';
 import { readSkillFolder, type SkillFolder } from './skill-folder.ts';
+import { settledBefore, stampFolder, type FolderStamp } from './folder-stamp.ts';
 import { UnsafeFileError, isMissing, lstatOrUndefined, lstatOrUndefinedSync, readRegularFile } from './safe-read.ts';
 import { identityKey, segmentProblem } from './skill-names.ts';
 import { compareCodeUnits } from './sort-orders.ts';
@@ -58,6 +59,8 @@ export interface LoadResult {
   cache?: LoadCache<SkillRecord>;
   /** How many skill folders re-used the result of the earlier load (`LoadOptions.previous`). */
   fromCache: number;
+  /** Of those, how many by their stamp alone, reading only their SKILL.md (`LoadOptions.stamps`). */
+  stamped: number;
   /** `contentFingerprint` of what was loaded; absent when the content folder was not found. */
   fingerprint?: string;
 }
@@ -68,6 +71,14 @@ export interface LoadOptions {
   previous?: LoadCache<StoredRecord> | undefined;
   /** Compute the quality signals (docs/quality.md); default true. Off only to measure their cost. */
   quality?: boolean | undefined;
+  /**
+   * Take each skill folder's file-system stamp (builder/folder-stamp.ts) and keep it in the
+   * results (`--incremental`): a folder whose stamp is the one `previous` kept re-uses its result
+   * reading only its SKILL.md. `started`: when the build started (stamps of folders changed
+   * shortly before are not kept); `taken`: stamps already taken since then, by folder
+   * (`skills/<owner>/<repo>`), used instead of stamping again.
+   */
+  stamps?: { started: number; taken?: ReadonlyMap<string, FolderStamp> } | undefined;
 }
 
 /** The files of a skill folder that are read, in the order their problems are reported. */
@@ -122,6 +133,8 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
     previous,
     next: new Map(),
     fromCache: 0,
+    stamped: 0,
+    stamps: options.stamps,
   };
   const skills: SkillRecord[] = [];
   const skipped = [...found.skipped];
@@ -147,6 +160,7 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
     skipped,
     cache: { contentDir: realRoot, shared, skills: context.next },
     fromCache: context.fromCache,
+    stamped: context.stamped,
     fingerprint: fingerprintOf(realRoot, found, [...context.next].map(([dir, cached]) => [dir, cached.hash])),
   };
 }
@@ -189,7 +203,7 @@ function fingerprintOf(root: string, found: { candidates: readonly Candidate[]; 
 }
 
 function failed(problems: Problem[]): LoadResult {
-  return { content: { skills: [], categories: [], platforms: [] }, problems, skipped: [], fromCache: 0 };
+  return { content: { skills: [], categories: [], platforms: [] }, problems, skipped: [], fromCache: 0, stamped: 0 };
 }
 
 /**
@@ -345,6 +359,10 @@ interface SkillContext {
   next: Map<string, CachedSkill<SkillRecord>>;
   /** Folders that re-used `previous`. */
   fromCache: number;
+  /** Folders that re-used `previous` by their stamp. */
+  stamped: number;
+  /** `LoadOptions.stamps`. */
+  stamps: LoadOptions['stamps'];
 }
 
 /**
@@ -364,11 +382,25 @@ function loadSkill(
     const why = real === undefined ? 'disappeared while building' : 'resolves outside its place in the content folder';
     return { problems: [...collisions, ...segmentProblems(candidate), problem(dir, why)] };
   }
-  const { inputs, hasIndex, skillSha, hash, folder } = readFolder(context.root, dir);
+  // Stamped before anything is read: a change made while the folder is read changes the stamp
+  // the next build compares with.
+  const stamps = context.stamps;
+  const stamp = stamps === undefined ? undefined : (stamps.taken?.get(dir) ?? stampFolder(abs));
+  const kept = stamp !== undefined && settledBefore(stamp.newest, stamps!.started) && stamp.stamp !== '-' ? { stamp: stamp.stamp } : {};
   const cached = context.previous?.get(dir);
-  const reused = cached?.hash === hash ? restore(cached, inputs[0], skillSha) : undefined;
-  if (reused !== undefined) context.fromCache += 1;
-  const own = reused ?? { hash, ...evaluateSkill(candidate, inputs, skillSha, hasIndex, folder, context) };
+  let own = stamp !== undefined && cached?.stamp === stamp.stamp ? restoreStamped(context.root, dir, cached) : undefined;
+  if (own !== undefined) {
+    context.fromCache += 1;
+    context.stamped += 1;
+  }
+  else {
+    const { inputs, hasIndex, skillSha, hash, folder } = readFolder(context.root, dir);
+    const skill = skillSha === undefined ? {} : { skill: { sha: skillSha, size: (inputs[0] as Buffer).length } };
+    const reused = cached?.hash === hash ? restore(cached, inputs[0], skillSha) : undefined;
+    if (reused !== undefined) context.fromCache += 1;
+    own = { ...(reused ?? { hash, ...evaluateSkill(candidate, inputs, skillSha, hasIndex, folder, context) }), ...skill };
+  }
+  own = { ...own, ...kept };
   context.next.set(dir, own);
   if (collisions.length > 0) return { problems: [...collisions, ...own.problems] };
   return own.record === undefined ? { problems: own.problems } : { problems: own.problems, record: own.record };
@@ -429,6 +461,26 @@ function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: stri
   const text = Buffer.isBuffer(skill) ? decodeUtf8(skill) : undefined;
   if (text === undefined || skillSha === undefined) return undefined;
   return { hash, problems, record: restoreRecord(record, text, skillSha, (skill as Buffer).length) };
+}
+
+/**
+ * The result of a folder whose stamp is the one the earlier load kept: its SKILL.md is the only
+ * file read (for the text the record carries), and its size must still be the one stamped.
+ * Undefined when it cannot be used (the folder is then read as a whole).
+ */
+function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRecord>): CachedSkill<SkillRecord> | undefined {
+  const { hash, problems, record, skill } = cached;
+  if (record === undefined) return { hash, problems };
+  if (skill === undefined) return undefined;
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readRegularFile(join(root, dir, 'SKILL.md'));
+  } catch {
+    return undefined;
+  }
+  const text = bytes === undefined || bytes.length !== skill.size ? undefined : decodeUtf8(bytes);
+  if (text === undefined) return undefined;
+  return { hash, problems, record: restoreRecord(record, text, skill.sha, skill.size), skill };
 }
 
 /** Problems of the folder names themselves. */

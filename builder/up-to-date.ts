@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { cacheFile } from './build-cache.ts';
 import { CHANGE_LOG_FILE } from './changes.ts';
-import { SETTLE_MS, stampFolder } from './folder-stamp.ts';
+import { SETTLE_MS, stampFolder, type FolderStamp } from './folder-stamp.ts';
 import type { Problem } from './model.ts';
 import { GENERATOR } from './package-info.ts';
 
@@ -53,6 +53,10 @@ export interface InputStamp {
   log: string;
   /** Whether every input was older than `SETTLE_MS` when stamped. */
   settled: boolean;
+  /** When the stamps were taken (milliseconds since the epoch). */
+  started: number;
+  /** Each skill folder's stamp (`skills/<owner>/<repo>`), for the load to re-use. */
+  folders: Map<string, FolderStamp>;
 }
 
 interface UpToDateRecord {
@@ -99,6 +103,7 @@ export function stampInputs(root: string): InputStamp {
   const skillsStats = lstatSync(skills, { throwIfNoEntry: false });
   hash.update(`skills ${skillsStats === undefined ? '-' : skillsStats.isSymbolicLink() ? 'link' : skillsStats.isDirectory() ? 'folder' : 'file'}\0`);
   const owners = listing(skills);
+  const folders = new Map<string, FolderStamp>();
   hash.update(`${owners.text}\0`);
   for (const owner of owners.folders) {
     const ownerDir = join(skills, owner);
@@ -107,13 +112,14 @@ export function stampInputs(root: string): InputStamp {
     for (const repo of repos.folders) {
       // Every file of the folder, not only those the load parses: a skill's whole folder is published.
       const folder = stampFolder(join(ownerDir, repo));
+      folders.set(`skills/${owner}/${repo}`, folder);
       if (folder.newest > newest.ms) newest.ms = folder.newest;
       hash.update(`${folder.stamp}\0`);
     }
   }
   const logNewest = { ms: 0 };
   const log = stampOf(join(root, CHANGE_LOG_FILE), logNewest);
-  return { inputs: hash.digest('hex'), log, settled: newest.ms < started - SETTLE_MS && logNewest.ms < started - SETTLE_MS };
+  return { inputs: hash.digest('hex'), log, settled: newest.ms < started - SETTLE_MS && logNewest.ms < started - SETTLE_MS, started, folders };
 }
 
 /** The change log's stamp now (after the build appended to it). */

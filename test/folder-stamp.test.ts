@@ -1,0 +1,96 @@
+/**
+ * Skill folders' file-system stamps (builder/folder-stamp.ts) and the load that re-uses a folder
+ * by its stamp (builder/load-content.ts): every kind of change below a folder changes its stamp
+ * (`.git` excepted), a settled folder whose stamp is unchanged is taken from the earlier load
+ * reading only its SKILL.md, and the records equal those of a load that read everything.
+ * Real folders, real loads of a copy of the sample content.
+ */
+import { appendFile, chmod, cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLoadCache, writeLoadCache, type LoadCache, type StoredRecord } from '../builder/build-cache.ts';
+import { SETTLE_MS, settledBefore, stampFolder } from '../builder/folder-stamp.ts';
+import { loadContent } from '../builder/load-content.ts';
+import type { SkillRecord } from '../builder/model.ts';
+
+const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
+
+let base: string;
+
+beforeAll(async () => {
+  base = realpathSync(await mkdtemp(join(tmpdir(), 'folder-stamp-')));
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+/** Wait (bounded) until `dir`'s stamp is settled for a build starting now. */
+async function settle(dir: string): Promise<void> {
+  for (let i = 0; i < 100 && !settledBefore(stampFolder(dir).newest, Date.now()); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(settledBefore(stampFolder(dir).newest, Date.now())).toBe(true);
+}
+
+/** The cache as the build stores it and reads it back (builder/build-cache.ts). */
+function stored(cache: LoadCache<SkillRecord>): LoadCache<StoredRecord> {
+  const dir = join(base, 'cache');
+  writeLoadCache(dir, cache);
+  return readLoadCache(dir, cache.contentDir)!;
+}
+
+describe('a skill folder\'s stamp', () => {
+  it('changes with every file added, written in place, re-moded, nested or removed, and not with .git', async () => {
+    const dir = join(base, 'one');
+    await mkdir(join(dir, 'scripts'), { recursive: true });
+    await writeFile(join(dir, 'SKILL.md'), '---\nname: one\n---\nBody.\n');
+    const stamps = [stampFolder(dir).stamp];
+    const changed = async (what: () => Promise<void>): Promise<void> => {
+      await what();
+      const next = stampFolder(dir).stamp;
+      expect(stamps).not.toContain(next);
+      stamps.push(next);
+    };
+    await changed(() => writeFile(join(dir, 'scripts', 'run.sh'), 'echo one\n'));
+    await changed(() => appendFile(join(dir, 'scripts', 'run.sh'), 'echo two\n'));
+    await changed(() => chmod(join(dir, 'scripts', 'run.sh'), 0o755));
+    await changed(() => mkdir(join(dir, 'empty')));
+    await changed(() => rm(join(dir, 'scripts', 'run.sh')));
+    const before = stampFolder(dir).stamp;
+    await mkdir(join(dir, '.git'));
+    await writeFile(join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    expect(stampFolder(dir).stamp).toBe(before);
+    expect(stampFolder(join(base, 'missing')).stamp).toBe('-');
+    expect(SETTLE_MS).toBeGreaterThan(0);
+  });
+});
+
+describe('a load with stamps', () => {
+  it('re-uses settled, unchanged folders by their stamp and reads changed ones, with the records of a full load', async () => {
+    const content = join(base, 'content');
+    await cp(SAMPLE, content, { recursive: true });
+    await settle(content);
+    const first = await loadContent(content, { stamps: { started: Date.now() } });
+    expect(first.stamped).toBe(0);
+    const folders = first.cache!.skills.size;
+    expect([...first.cache!.skills.values()].every((entry) => entry.stamp !== undefined)).toBe(true);
+
+    const again = await loadContent(content, { previous: stored(first.cache!), stamps: { started: Date.now() } });
+    expect(again.stamped).toBe(folders);
+    expect(again.content.skills).toEqual(first.content.skills);
+
+    // One folder's extra file written in place: that folder alone is read again; its stamp is
+    // not kept while it is unsettled.
+    const owner = (await readdir(join(content, 'skills'))).sort()[0]!;
+    const repo = (await readdir(join(content, 'skills', owner))).sort()[0]!;
+    await writeFile(join(content, 'skills', owner, repo, 'notes.md'), 'Notes.\n');
+    const edited = await loadContent(content, { previous: stored(again.cache!), stamps: { started: Date.now() } });
+    expect(edited.stamped).toBe(folders - 1);
+    expect(edited.cache!.skills.get(`skills/${owner}/${repo}`)!.stamp).toBeUndefined();
+    const full = await loadContent(content);
+    expect(edited.content.skills).toEqual(full.content.skills);
+    expect(edited.content.skills.find((s) => s.dir === `skills/${owner}/${repo}`)!.files!.map((f) => f.path)).toContain('notes.md');
+  }, 60_000);
+});
