@@ -28,6 +28,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
 import type { Problem, SkillRecord } from './model.ts';
+import type { SkillSignals } from './quality/index.ts';
 
 /** The parts of a record derived from the SKILL.md bytes, stored as `null` (`body`: its offset). */
 type FromSkillMd = 'raw' | 'sha' | 'size';
@@ -55,6 +56,8 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
   stamp?: string;
   /** SHA-256 and size of the folder's SKILL.md as read, with `stamp` and a record. */
   skill?: { sha: string; size: number };
+  /** The record's own quality signals (builder/quality/), once computed: they depend on its input alone. */
+  signals?: SkillSignals;
 }
 
 /** The per-skill results of one load of one content folder. */
@@ -109,6 +112,7 @@ export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<S
       ...(entry.record === undefined ? {} : { record: entry.record }),
       ...(entry.stamp === undefined ? {} : { stamp: entry.stamp }),
       ...(entry.skill === undefined ? {} : { skill: entry.skill }),
+      ...(entry.signals === undefined ? {} : { signals: signalsFrom(entry.signals) }),
     });
   }
   return { contentDir, shared: header.shared, skills };
@@ -120,7 +124,7 @@ export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<S
  */
 export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>): void {
   const lines: string[] = [];
-  for (const [dir, { hash, problems, record, stamp, skill }] of cache.skills) {
+  for (const [dir, { hash, problems, record, stamp, skill, signals }] of cache.skills) {
     lines.push(JSON.stringify({
       dir,
       hash,
@@ -128,6 +132,7 @@ export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>):
       ...(record === undefined ? {} : { record: stored(record) }),
       ...(stamp === undefined ? {} : { stamp }),
       ...(skill === undefined ? {} : { skill }),
+      ...(signals === undefined ? {} : { signals: { ...signals, sketch: { exactKey: signals.sketch.exactKey, bands: signals.sketch.bands === undefined ? null : [...signals.sketch.bands] } } }),
     }));
   }
   const body = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
@@ -153,9 +158,25 @@ export function restoreRecord(record: StoredRecord, raw: string, sha: string, si
   return { ...record, body: raw.slice(record.body), raw, sha, size };
 }
 
+/** Stored signals as the quality pass made them (the sketch's bands as a typed array again). */
+function signalsFrom(stored: StoredSignals): SkillSignals {
+  const { bands, exactKey } = stored.sketch;
+  return { ...stored, sketch: { exactKey, bands: bands === null ? undefined : Uint32Array.from(bands) } };
+}
+
+/** Signals as stored: JSON has no typed arrays. */
+type StoredSignals = Omit<SkillSignals, 'sketch'> & { sketch: { exactKey: number; bands: number[] | null } };
+
+function isStoredSignals(value: unknown): value is StoredSignals {
+  if (!isObject(value) || !isObject(value.profiles) || !Array.isArray(value.flags) || !isObject(value.sketch)) return false;
+  const { exactKey, bands } = value.sketch;
+  return typeof exactKey === 'number' && (bands === null || (Array.isArray(bands) && bands.every((b) => Number.isInteger(b) && b >= 0 && b <= 0xffffffff)));
+}
+
 /** Loose shape check of a stored line: enough that a foreign or damaged file is never used. */
-function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord; stamp?: string; skill?: { sha: string; size: number } } {
+function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord; stamp?: string; skill?: { sha: string; size: number }; signals?: StoredSignals } {
   if (!isObject(entry) || typeof entry.dir !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.problems)) return false;
+  if (entry.signals !== undefined && !isStoredSignals(entry.signals)) return false;
   if (entry.stamp !== undefined && typeof entry.stamp !== 'string') return false;
   const skill = entry.skill;
   if (skill !== undefined && !(isObject(skill) && typeof skill.sha === 'string' && Number.isSafeInteger(skill.size))) return false;
@@ -182,7 +203,7 @@ function codeHash(): string {
   const here = (file: string): string => fileURLToPath(new URL(file.replace(/\.ts$/, extension), import.meta.url));
   const require = createRequire(import.meta.url);
   const files = [
-    'build-cache.ts', 'content-schemas.ts', 'folder-stamp.ts', 'skill-folder.ts', '../src/text/front-matter.ts', '../src/text/printable.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',
+    'build-cache.ts', 'content-schemas.ts', 'folder-stamp.ts', 'skill-folder.ts', 'quality/index.ts', 'quality/duplicates.ts', 'quality/scan.ts', 'quality/spec-rules.ts', '../src/text/front-matter.ts', '../src/text/printable.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',
     'skill-names.ts', 'sort-orders.ts', '../src/paths.ts',
   ].map(here);
   try {

@@ -130,7 +130,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   // What the live output holds, file by file, when it is still the output the last incremental
   // build left: then only changed files are written and committed in place (shared/commit-journal.ts).
   const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
-  const skillFilesRecord = outputRecord === undefined ? undefined : readSkillFilesRecord(cacheDir, out);
+  // Kept skills' files are only those a build of the same options and build code made.
+  const skillFilesRecord = outputRecord === undefined || check === undefined ? undefined : readSkillFilesRecord(cacheDir, out, check.key);
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, {
     previous,
     quality: options.quality,
@@ -200,7 +201,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   // input hashes and so never wrong.
   if (incremental && stats.record !== undefined) {
     writeOutputRecord(cacheDir, out, stats.record);
-    if (skillFiles !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record);
+    if (skillFiles !== undefined && check !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record, check.key);
   }
   if (incremental && cache !== undefined) {
     try {

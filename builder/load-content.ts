@@ -35,6 +35,7 @@ import { changeLogBytes, withChangeLog } from './changes.ts';
 import { restoreRecord, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from '../src/text/front-matter.ts';
 import { QualityPass } from './quality/pass.ts';
+import type { SkillSignals } from './quality/index.ts';
 import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
 import type { SkillSource } from '../src/schemas.ts';
 import { problem, zodProblems } from './problems.ts';
@@ -140,19 +141,31 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
   const skipped = [...found.skipped];
   // Quality's per-skill work runs in a thread while the next skills load.
   const quality = options.quality === false ? undefined : new QualityPass();
+  // Signals of records from the cache, computed by an earlier build: not computed again.
+  const cachedSignals = new Map<string, SkillSignals>();
   for (const candidate of found.candidates) {
     const result = loadSkill(context, candidate, collisions.get(candidate.dir) ?? []);
     problems.push(...result.problems);
     if (result.record !== undefined) {
       skills.push(result.record);
-      quality?.add(result.record);
+      const signals = context.next.get(candidate.dir)?.signals;
+      if (signals !== undefined) cachedSignals.set(result.record.id, signals);
+      else quality?.add(result.record);
     } else skipped.push(candidate.dir);
   }
   skills.sort((a, b) => compareCodeUnits(a.id, b.id));
   skipped.sort(compareCodeUnits);
   // Quality looks at every skill at once (copies); attached to copies of the records, so the
   // build cache keeps records without it.
-  const computed = await quality?.finish(skills);
+  const computed = await quality?.finish(skills, cachedSignals);
+  // Every record's signals, for the next build's cache.
+  if (computed !== undefined) {
+    for (const skill of skills) {
+      const entry = context.next.get(skill.dir);
+      const signals = computed.signals.get(skill.id);
+      if (entry !== undefined && signals !== undefined) entry.signals = signals;
+    }
+  }
   const checked = computed === undefined ? skills : skills.map((skill) => ({ ...skill, checks: computed.checks.get(skill.id)! }));
   return {
     content: { skills: checked, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], ...(computed === undefined ? {} : { quality: computed.report }) },
@@ -456,11 +469,11 @@ function describeInput(input: 'missing' | UnsafeFileError | Buffer): string {
  * Undefined when that cannot be done (never expected: the hash covers those bytes).
  */
 function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: string | undefined): CachedSkill<SkillRecord> | undefined {
-  const { hash, problems, record } = cached;
+  const { hash, problems, record, signals } = cached;
   if (record === undefined) return { hash, problems };
   const text = Buffer.isBuffer(skill) ? decodeUtf8(skill) : undefined;
   if (text === undefined || skillSha === undefined) return undefined;
-  return { hash, problems, record: restoreRecord(record, text, skillSha, (skill as Buffer).length) };
+  return { hash, problems, record: restoreRecord(record, text, skillSha, (skill as Buffer).length), ...(signals === undefined ? {} : { signals }) };
 }
 
 /**
@@ -469,7 +482,7 @@ function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: stri
  * Undefined when it cannot be used (the folder is then read as a whole).
  */
 function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRecord>): CachedSkill<SkillRecord> | undefined {
-  const { hash, problems, record, skill } = cached;
+  const { hash, problems, record, skill, signals } = cached;
   if (record === undefined) return { hash, problems };
   if (skill === undefined) return undefined;
   let bytes: Buffer | undefined;
@@ -480,7 +493,7 @@ function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRec
   }
   const text = bytes === undefined || bytes.length !== skill.size ? undefined : decodeUtf8(bytes);
   if (text === undefined) return undefined;
-  return { hash, problems, record: restoreRecord(record, text, skill.sha, skill.size), skill };
+  return { hash, problems, record: restoreRecord(record, text, skill.sha, skill.size), skill, ...(signals === undefined ? {} : { signals }) };
 }
 
 /** Problems of the folder names themselves. */

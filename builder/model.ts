@@ -114,3 +114,16 @@ export interface Problem {
 
 /** Writes one JSON file of the output (path relative to the output folder, from src/paths.ts). */
 export type Emit = (path: string, data: unknown) => Promise<void>;
+
+/**
+ * A value already serialized, for an `Emit`: the build's writer takes `text` as the file's bytes;
+ * any other `JSON.stringify` gets the same text back through `toJSON`. Lets a file made of many
+ * pieces serialized once (a list page's summaries) skip serializing them again per file.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.text) as unknown;
+  }
+}

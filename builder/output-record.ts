@@ -114,12 +114,15 @@ function skillFilesFile(cacheDir: string, out: string): string {
   return recordFile(cacheDir, out).replace(/\/output-([0-9a-f]+)\.txt$/, '/skill-files-$1.ndjson');
 }
 
-/** The skill files of `out` by skill folder, when stored for the folder there now; undefined otherwise. */
-export function readSkillFilesRecord(cacheDir: string, out: string): Map<string, StoredSkillFiles> | undefined {
+/**
+ * The skill files of `out` by skill folder, when stored for the folder there now by a build of the
+ * same options and build code (`key`: builder/up-to-date.ts `buildKey`); undefined otherwise.
+ */
+export function readSkillFilesRecord(cacheDir: string, out: string, key: string): Map<string, StoredSkillFiles> | undefined {
   const file = readCheckedFile(skillFilesFile(cacheDir, out));
   if (file === undefined) return undefined;
   const identity = outputIdentity(out);
-  if (file.header.format !== `${FORMAT}-skill-files-2` || identity === undefined || file.header.output !== identity) return undefined;
+  if (file.header.format !== `${FORMAT}-skill-files-3` || identity === undefined || file.header.output !== identity || file.header.key !== key) return undefined;
   try {
     const found = new Map<string, StoredSkillFiles>();
     for (const line of file.body.split('\n')) {
@@ -133,9 +136,12 @@ export function readSkillFilesRecord(cacheDir: string, out: string): Map<string,
   }
 }
 
-/** Store the skill files of `out` with the keys of `record` (entries with a path the record lacks are left out). Never throws. */
-export function writeSkillFilesRecord(cacheDir: string, out: string, skills: ReadonlyMap<string, StoredSkillFiles>, record: OutputRecord): void {
-  writeRecordFile(skillFilesFile(cacheDir, out), out, { format: `${FORMAT}-skill-files-2` }, () => {
+/**
+ * Store the skill files of `out` with the keys of `record` (entries with a path the record lacks
+ * are left out), for builds of `key` (see `readSkillFilesRecord`). Never throws.
+ */
+export function writeSkillFilesRecord(cacheDir: string, out: string, skills: ReadonlyMap<string, StoredSkillFiles>, record: OutputRecord, key: string): void {
+  writeRecordFile(skillFilesFile(cacheDir, out), out, { format: `${FORMAT}-skill-files-3`, key }, () => {
     const lines: string[] = [];
     for (const [dir, entry] of skills) {
       const files = entry.files.map(([path]): [string, string] => [path, record.get(path) ?? '']);

@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { commitInPlace, isAlive, openCommit, recoverCommit, type CommitOp } from '../shared/commit-journal.ts';
-import type { Emit } from './model.ts';
+import { JsonText, type Emit } from './model.ts';
 import { fileKey, type OutputRecord } from './output-record.ts';
 import { isMissing, lstatOrUndefined, lstatOrUndefinedSync } from './safe-read.ts';
 import { startWorker } from './threads.ts';
@@ -372,7 +372,7 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
 
   const writer: OutputWriter = {
     emit: async (path, data) => {
-      const json = JSON.stringify(data);
+      const json = data instanceof JsonText ? data.text : JSON.stringify(data);
       if (json === undefined) throw new Error(`output path ${JSON.stringify(path)}: value is not JSON`);
       await write(path, json);
     },

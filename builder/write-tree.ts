@@ -27,8 +27,8 @@ import {
   skillPath,
   type ListFilter,
 } from '../src/paths.ts';
-import type { Category, CategoryDetail, SkillListResponse, SkillSummary, TopSkill } from '../src/schemas.ts';
-import type { CategoryDef, Content, Emit, Localized, SkillRecord, SubcategoryDef } from './model.ts';
+import type { Category, CategoryDetail, SkillListResponse, TopSkill } from '../src/schemas.ts';
+import { JsonText, type CategoryDef, type Content, type Emit, type Localized, type SkillRecord, type SubcategoryDef } from './model.ts';
 
 /** The directory's quality report (builder/quality/), a static file beside the manifest. */
 export const QUALITY_PATH = `${API_PREFIX}/quality.json`;
@@ -66,7 +66,8 @@ export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet
     await emit(skillPath(skill.owner, skill.repo, 'stats'), { data: toStats(skill) });
   }
 
-  const summaries = skills.map(toSummary);
+  // Each summary is serialized once: a skill is on a page of every list it belongs to, in every order.
+  const summaries = skills.map((skill) => JSON.stringify(toSummary(skill)));
   const byStarsDesc = sortedIndexes(skills, 'stars', 'desc');
   // The ordinal of a skill is its position in the default order (see listOrdinalsPath).
   const ordinalOf: number[] = new Array<number>(skills.length);
@@ -84,9 +85,10 @@ export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet
         const totalPages = Math.ceil(members.length / PAGE_SIZE);
         const pageCount = hasListPages(list.filter, order) ? Math.max(1, totalPages) : 0;
         for (let page = 1; page <= pageCount; page++) {
-          const data: SkillSummary[] = members.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((i) => summaries[i]!);
-          const body: SkillListResponse = { data, pagination: { page, limit: PAGE_SIZE, total: members.length, totalPages } };
-          await emit(listPagePath(list.filter, sort, order, page), body);
+          const data = members.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((i) => summaries[i]!);
+          const pagination: SkillListResponse['pagination'] = { page, limit: PAGE_SIZE, total: members.length, totalPages };
+          // The text JSON.stringify gives a `SkillListResponse` of these summaries.
+          await emit(listPagePath(list.filter, sort, order, page), new JsonText(`{"data":[${data.join(',')}],"pagination":${JSON.stringify(pagination)}}`));
         }
         await emit(listOrdinalsPath(list.filter, sort, order), { ordinals: members.map((i) => ordinalOf[i]!) });
       }

@@ -77,7 +77,7 @@ export function skillSignals(skill: QualityInput): SkillSignals {
  * Checks of every skill, by id, and the report. `signals` holds per-skill results computed
  * earlier (the build's quality thread, `QualityPass`); the others are computed here.
  */
-export function computeQuality(skills: readonly QualityInput[], signals?: ReadonlyMap<string, SkillSignals>): { checks: Map<string, SkillChecks>; report: QualityReport } {
+export function computeQuality(skills: readonly QualityInput[], signals?: ReadonlyMap<string, SkillSignals>): { checks: Map<string, SkillChecks>; report: QualityReport; signals: Map<string, SkillSignals> } {
   const own = new Map<string, SkillSignals>();
   for (const skill of skills) own.set(skill.id, signals?.get(skill.id) ?? skillSignals(skill));
   const { bySkill, groups, similarPairs } = findDuplicates(skills, new Map([...own].map(([id, s]) => [id, s.sketch])));
@@ -110,7 +110,7 @@ export function computeQuality(skills: readonly QualityInput[], signals?: Readon
   }
   report.rules = sortedKeys(report.rules);
   report.flags = sortedKeys(report.flags);
-  return { checks, report };
+  return { checks, report, signals: own };
 }
 
 /** The summary of a skill's checks. */

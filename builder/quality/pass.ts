@@ -70,8 +70,12 @@ export class QualityPass {
     return this.#signals.size;
   }
 
-  /** Wait for the thread, stop it, and compare the skills. Whatever it did not compute is computed here. */
-  async finish(skills: readonly QualityInput[]): Promise<{ checks: Map<string, SkillChecks>; report: QualityReport }> {
+  /**
+   * Wait for the thread, stop it, and compare the skills. `known`: signals computed by an earlier
+   * build (the build cache) of skills not handed to `add`. Whatever neither gives is computed here.
+   */
+  async finish(skills: readonly QualityInput[], known?: ReadonlyMap<string, SkillSignals>): Promise<{ checks: Map<string, SkillChecks>; report: QualityReport; signals: Map<string, SkillSignals> }> {
+    for (const [id, signals] of known ?? []) this.#signals.set(id, signals);
     this.#flush();
     if (this.#pending > 0) await new Promise<void>((resolve) => (this.#drained = resolve));
     const worker = this.#worker;
