@@ -71,9 +71,20 @@ describe('a load with stamps', () => {
   it('re-uses settled, unchanged folders by their stamp and reads changed ones, with the records of a full load', async () => {
     const content = join(base, 'content');
     await cp(SAMPLE, content, { recursive: true });
+    // An exact and a near copy of a skill, so the quality signals kept in the cache (copy
+    // sketches) have copies to find.
+    const [sourceOwner] = (await readdir(join(content, 'skills'))).sort();
+    const [sourceRepo] = (await readdir(join(content, 'skills', sourceOwner!))).sort();
+    const source = join(content, 'skills', sourceOwner!, sourceRepo!);
+    await cp(source, join(content, 'skills', 'zz-copier', 'exact-copy'), { recursive: true });
+    await cp(source, join(content, 'skills', 'zz-copier', 'near-copy'), { recursive: true });
+    await appendFile(join(content, 'skills', 'zz-copier', 'near-copy', 'SKILL.md'), '\nOne line of its own.\n');
     await settle(content);
     const first = await loadContent(content, { stamps: { started: Date.now() } });
     expect(first.stamped).toBe(0);
+    const copies = first.content.skills.filter((s) => s.owner === 'zz-copier').map((s) => s.checks!);
+    expect(copies[0]!.duplicateOf).toBe(`${sourceOwner}/${sourceRepo}`);
+    expect(copies[1]!.similar ?? []).toContain(`${sourceOwner}/${sourceRepo}`);
     const folders = first.cache!.skills.size;
     expect([...first.cache!.skills.values()].every((entry) => entry.stamp !== undefined)).toBe(true);
 
