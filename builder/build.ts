@@ -22,13 +22,13 @@ import { emitChangePages, logBytesAfter, planChanges, readChangeLog, skippedSkil
 import { ATOM_FEED_PATH, JSON_FEED_PATH, atomFeed, jsonFeed } from './feeds.ts';
 import { loadContent } from './load-content.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
-import type { Problem } from './model.ts';
+import type { Problem, SkillRecord } from './model.ts';
 import { recoverOutput, writeAtomically } from './output.ts';
 import { readOutputRecord, readSkillFilesRecord, writeOutputRecord, writeSkillFilesRecord } from './output-record.ts';
 import { formatProblem } from './problems.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
-import { writeSkillFiles, type SkillFilesMemo } from './skill-output.ts';
+import { keepDetail, writeSkillFiles, type SkillFilesMemo } from './skill-output.ts';
 import { writeTree } from './write-tree.ts';
 import { buildKey, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
 
@@ -163,7 +163,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     // and `builtAt` added.
     // Each skill's files, archive and discovery indexes first: the details name the archive.
     const withFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base, skillFiles);
-    const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept);
+    const shared = cache?.shared;
+    const keptDetail = skillFiles === undefined || shared === undefined ? undefined : (skill: SkillRecord) => keepDetail(skillFiles, writer, skill, shared);
+    const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail);
     progress('building the search index');
     const search = await buildSearchIndex(content.skills, emit, content.categories);
     const changeCount = await emitChangePages(changes, emit);

@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, rmSync, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { MANIFEST_PATH } from '../src/paths.ts';
+import { MANIFEST_PATH, skillPath } from '../src/paths.ts';
 import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
 
 const FORMAT = 'skills-api-output-record';
@@ -108,6 +108,8 @@ export interface StoredSkillFiles {
   hash: string;
   archive: { size: number; sha256: string };
   files: [path: string, key: string][];
+  /** The detail's memo and output key (builder/skill-output.ts `keepDetail`). */
+  detail?: [memo: string, key: string];
 }
 
 function skillFilesFile(cacheDir: string, out: string): string {
@@ -146,7 +148,10 @@ export function writeSkillFilesRecord(cacheDir: string, out: string, skills: Rea
     for (const [dir, entry] of skills) {
       const files = entry.files.map(([path]): [string, string] => [path, record.get(path) ?? '']);
       if (files.some(([, key]) => key === '')) continue;
-      lines.push(`${JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files })}\n`);
+      const [owner, repo] = dir.split('/').slice(1);
+      const detailKey = entry.detail === undefined ? undefined : record.get(skillPath(owner!, repo!, 'detail'));
+      const detail = detailKey === undefined ? {} : { detail: [entry.detail![0], detailKey] };
+      lines.push(`${JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files, ...detail })}\n`);
     }
     return lines;
   });

@@ -92,6 +92,8 @@ export interface SkillFiles {
   archive: { size: number; sha256: string };
   /** Output path and key (`fileKey`) of each file and of the archive; keys are filled in from the output record after the build. */
   files: [path: string, key: string][];
+  /** The detail's `detailMemo` and its output key (filled in like `files`' keys). */
+  detail?: [memo: string, key: string];
 }
 
 /**
@@ -104,6 +106,31 @@ export interface SkillFilesMemo {
   hashOf(dir: string): string | undefined;
   next: Map<string, SkillFiles>;
   kept: Set<string>;
+}
+
+/**
+ * Whether the live output's detail of `skill` is the one this build would write: its `detailMemo`
+ * (the record's input, the checks and the archive, which are all the detail is made of) is the
+ * one stored with it. If so it is kept (`OutputWriter.keep`) and the caller writes none; either
+ * way the memo is noted for the next build.
+ */
+export function keepDetail(memo: SkillFilesMemo, writer: OutputWriter, skill: SkillRecord, shared: string): boolean {
+  const next = memo.next.get(skill.dir);
+  if (next === undefined) return false;
+  const detail = detailMemo(next.hash, shared, skill);
+  const known = memo.previous.get(skill.dir)?.detail;
+  next.detail = [detail, ''];
+  return known !== undefined && known[0] === detail && writer.keep?.([[skillPath(skill.owner, skill.repo, 'detail'), known[1]]]) === true;
+}
+
+/**
+ * What a skill's detail (builder/summary.ts `toDetail`) is made of: the record, given by the skill
+ * folder's input hash and the content-wide inputs of its validation (`shared`: categories and
+ * platforms), plus the directory-wide quality checks and the archive. The options and the build
+ * code are those of the skill-files record's key (builder/output-record.ts).
+ */
+function detailMemo(hash: string, shared: string, skill: SkillRecord): string {
+  return createHash('sha256').update(JSON.stringify([hash, shared, skill.checks ?? null, skill.archive ?? null])).digest('base64url');
 }
 
 /**

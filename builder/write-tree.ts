@@ -51,15 +51,17 @@ interface ListDef {
  * Write every file of the static tree except the search index through `emit`, one file at a
  * time (memory stays bounded by the content itself, never by the output), and return the
  * manifest, which is also emitted at `MANIFEST_PATH`. The content and stats files of the skill
- * folders in `kept` are left out (an incremental build kept them in the live output).
+ * folders in `kept`, and the details `keptDetail` says yes to, are left out (an incremental build
+ * kept them in the live output).
  */
-export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet<string>): Promise<Manifest> {
+export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet<string>, keptDetail?: (skill: SkillRecord) => boolean): Promise<Manifest> {
   // Content promises skills sorted by id; sorting again costs little and makes the output
   // independent of discovery order whatever the caller passes.
   const skills = [...content.skills].sort((a, b) => compareCodeUnits(a.id, b.id));
 
   for (const skill of skills) {
-    await emit(skillPath(skill.owner, skill.repo, 'detail'), { data: toDetail(skill) });
+    // An incremental build keeps a detail made of the same parts (builder/skill-output.ts `keepDetail`).
+    if (keptDetail?.(skill) !== true) await emit(skillPath(skill.owner, skill.repo, 'detail'), { data: toDetail(skill) });
     // Kept from the live output by an incremental build (builder/skill-output.ts `KEPT_RESOURCES`).
     if (kept?.has(skill.dir) === true) continue;
     await emit(skillPath(skill.owner, skill.repo, 'content'), { data: toContent(skill) });

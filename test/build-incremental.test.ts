@@ -121,6 +121,34 @@ describe('incremental build', () => {
     expect((await stat(join(out, 'api/v1/manifest.json'))).ino).toBe(manifest.ino);
   }, 60_000);
 
+  it('keeps an unchanged skill\'s detail, and makes it again when only the directory-wide checks changed (a copy appeared)', async () => {
+    const from = join(base, 'content-details');
+    const out = join(base, 'public-details');
+    await cp(SAMPLE, from, { recursive: true });
+    await incremental(from, out);
+    await incremental(from, out); // a record of the details' parts now
+    const owners = (await readdir(join(from, 'skills'))).sort();
+    const original = (await readdir(join(from, 'skills', owners[0]!))).sort()[0]!;
+    const detailOf = (owner: string, repo: string): string => join(out, `api/v1/skills/${owner}/${repo}/index.json`);
+    const keptRepo = (await readdir(join(from, 'skills', owners[2]!))).sort()[0]!;
+    const before = await stat(detailOf(owners[0]!, original));
+    // The live output is trusted as its record says (the record is of what the build wrote): a
+    // detail made of the same parts is neither made nor compared again. Marked here to see that.
+    const keptBytes = await readFile(detailOf(owners[2]!, keptRepo));
+    await writeFile(detailOf(owners[2]!, keptRepo), '{"marked":true}');
+    // A near copy of the original elsewhere: the original's input is unchanged, its checks are not.
+    const copy = join(from, 'skills', 'zz-copier', 'near-copy');
+    await cp(join(from, 'skills', owners[0]!, original), copy, { recursive: true });
+    await appendFile(join(copy, 'SKILL.md'), '\nOne line of its own.\n');
+    await incremental(from, out);
+    const detail = JSON.parse(await readFile(detailOf(owners[0]!, original), 'utf8')) as { data: { checks: { similar?: string[] } } };
+    expect(detail.data.checks.similar).toContain('zz-copier/near-copy');
+    expect((await stat(detailOf(owners[0]!, original))).ino).not.toBe(before.ino);
+    expect(await readFile(detailOf(owners[2]!, keptRepo), 'utf8'), 'a detail made of the same parts is kept, not made').toBe('{"marked":true}');
+    await writeFile(detailOf(owners[2]!, keptRepo), keptBytes);
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-details', from));
+  }, 60_000);
+
   it('never carries over a file changed in the previous output: bytes are compared, not assumed', async () => {
     const out = join(base, 'tampered');
     await runBuild({ contentDir: content, outDir: out, sourceDateEpoch: undefined });
