@@ -58,6 +58,11 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
   skill?: { sha: string; size: number };
   /** The record's own quality signals (builder/quality/), once computed: they depend on its input alone. */
   signals?: SkillSignals;
+  /**
+   * The stored line this entry was read from, while the entry is that line's exactly (a folder
+   * re-used by its stamp): written back as it is instead of serialized again. Never stored itself.
+   */
+  line?: string;
 }
 
 /** The per-skill results of one load of one content folder. */
@@ -107,6 +112,7 @@ export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<S
     const entry = parseOrUndefined(line);
     if (!isStoredEntry(entry)) return undefined;
     skills.set(entry.dir, {
+      line,
       hash: entry.hash,
       problems: entry.problems,
       ...(entry.record === undefined ? {} : { record: entry.record }),
@@ -124,7 +130,11 @@ export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<S
  */
 export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>): void {
   const lines: string[] = [];
-  for (const [dir, { hash, problems, record, stamp, skill, signals }] of cache.skills) {
+  for (const [dir, { hash, problems, record, stamp, skill, signals, line }] of cache.skills) {
+    if (line !== undefined) {
+      lines.push(line);
+      continue;
+    }
     lines.push(JSON.stringify({
       dir,
       hash,

@@ -5,44 +5,58 @@
  * falls back to doing the work instead of trusting it.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** The header and body of `file`, or undefined when it is missing, malformed or fails its checksum. */
 export function readCheckedFile(file: string): { header: Record<string, unknown>; body: string } | undefined {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch {
     return undefined;
   }
-  const headerEnd = text.indexOf('\n');
+  const headerEnd = bytes.indexOf(0x0a);
   if (headerEnd === -1) return undefined;
   let header: unknown;
   try {
-    header = JSON.parse(text.slice(0, headerEnd));
+    header = JSON.parse(bytes.toString('utf8', 0, headerEnd));
   } catch {
     return undefined;
   }
-  const body = text.slice(headerEnd + 1);
+  // The checksum is of the body's bytes: hashed as read, before they are decoded.
+  const body = bytes.subarray(headerEnd + 1);
   if (typeof header !== 'object' || header === null || Array.isArray(header)) return undefined;
   if ((header as Record<string, unknown>).checksum !== sha256Hex(body)) return undefined;
-  return { header: header as Record<string, unknown>, body };
+  return { header: header as Record<string, unknown>, body: body.toString('utf8') };
 }
 
 /** Replace `file` atomically with `header` (its `checksum` added last) and `body`. Throws on failure. */
 export function writeCheckedFile(file: string, header: Record<string, unknown>, body: string): void {
   mkdirSync(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
+  // Encoded once, then hashed and written as bytes (a body can be hundreds of megabytes).
+  const bytes = Buffer.from(body, 'utf8');
   try {
-    writeFileSync(temporary, `${JSON.stringify({ ...header, checksum: sha256Hex(body) })}\n${body}`);
+    const fd = openSync(temporary, 'w');
+    try {
+      writeAll(fd, Buffer.from(`${JSON.stringify({ ...header, checksum: sha256Hex(bytes) })}\n`, 'utf8'));
+      writeAll(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, file);
   } finally {
     rmSync(temporary, { force: true });
   }
 }
 
-/** SHA-256 of a text, in hex. */
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+/** Write all of `bytes` at the file's position. */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+}
+
+/** SHA-256 of a text (as UTF-8) or of bytes, in hex. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
 }

@@ -163,7 +163,9 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
     for (const skill of skills) {
       const entry = context.next.get(skill.dir);
       const signals = computed.signals.get(skill.id);
-      if (entry !== undefined && signals !== undefined) entry.signals = signals;
+      if (entry === undefined || signals === undefined || entry.signals === signals) continue;
+      entry.signals = signals;
+      delete entry.line;
     }
   }
   const checked = computed === undefined ? skills : skills.map((skill) => ({ ...skill, checks: computed.checks.get(skill.id)! }));
@@ -401,7 +403,8 @@ function loadSkill(
   const stamp = stamps === undefined ? undefined : (stamps.taken?.get(dir) ?? stampFolder(abs));
   const kept = stamp !== undefined && settledBefore(stamp.newest, stamps!.started) && stamp.stamp !== '-' ? { stamp: stamp.stamp } : {};
   const cached = context.previous?.get(dir);
-  let own = stamp !== undefined && cached?.stamp === stamp.stamp ? restoreStamped(context.root, dir, cached) : undefined;
+  const restored = stamp !== undefined && cached?.stamp === stamp.stamp ? restoreStamped(context.root, dir, cached) : undefined;
+  let own = restored;
   if (own !== undefined) {
     context.fromCache += 1;
     context.stamped += 1;
@@ -413,7 +416,9 @@ function loadSkill(
     if (reused !== undefined) context.fromCache += 1;
     own = { ...(reused ?? { hash, ...evaluateSkill(candidate, inputs, skillSha, hasIndex, folder, context) }), ...skill };
   }
-  own = { ...own, ...kept };
+  // Unchanged but for the SKILL.md text, which is not stored: the stored line can be written back.
+  const { line: _line, ...result } = own;
+  own = own === restored && cached?.signals !== undefined && kept.stamp === cached.stamp ? { ...result, ...kept, line: cached.line! } : { ...result, ...kept };
   context.next.set(dir, own);
   if (collisions.length > 0) return { problems: [...collisions, ...own.problems] };
   return own.record === undefined ? { problems: own.problems } : { problems: own.problems, record: own.record };
