@@ -12,8 +12,9 @@
  * (builder/up-to-date.ts). The change log in the content folder gets this build's changes right
  * before the swap or commit (builder/changes.ts).
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { Manifest } from '../src/manifest.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { defaultCacheDir, readLoadCache, writeLoadCache } from './build-cache.ts';
@@ -30,7 +31,7 @@ import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
 import { keepDetail, writeSkillFiles, type SkillFilesMemo } from './skill-output.ts';
 import { writeTree } from './write-tree.ts';
-import { buildKey, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
+import { buildCodeHash, buildKey, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
 
 /** Options of `runBuild`. */
 export interface BuildOptions {
@@ -167,7 +168,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     const keptDetail = skillFiles === undefined || shared === undefined ? undefined : (skill: SkillRecord) => keepDetail(skillFiles, writer, skill, shared);
     const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail);
     progress('building the search index');
-    const search = await buildSearchIndex(content.skills, emit, content.categories);
+    const search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: tokenCacheFile(cacheDir, out), code: buildCodeHash() } : undefined);
     const changeCount = await emitChangePages(changes, emit);
     progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
     if (options.site !== false) {
@@ -228,6 +229,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     manifest,
     ms: Math.round(performance.now() - started),
   };
+}
+
+/** The search token cache of the builds into `out` (builder/search-corpus.ts). */
+function tokenCacheFile(cacheDir: string, out: string): string {
+  return join(cacheDir, `search-tokens-${createHash('sha256').update(out).digest('hex').slice(0, 16)}.bin`);
 }
 
 /** Skill folders a later build can re-use: every folder this load has a result of. */

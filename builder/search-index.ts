@@ -39,7 +39,8 @@ import {
   type TermChunk,
   type TermPack,
 } from '../src/search/format.ts';
-import { FIELD_BIT, NAME_FOCUS, processTerm, scanWords } from '../src/search/options.ts';
+import { FIELD_BIT, NAME_FOCUS } from '../src/search/options.ts';
+import { readTokenCache, tokenizeCorpus, writeTokenCache, type Corpus } from './search-corpus.ts';
 import type { CategoryDef, Emit, SkillRecord } from './model.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 import { qualitySummary } from './quality/index.ts';
@@ -93,6 +94,7 @@ export async function buildSearchIndex(
   emit: Emit,
   categories: readonly CategoryDef[] = [],
   options: SearchIndexOptions = {},
+  tokenCache?: { file: string; code: string },
 ): Promise<SearchManifest> {
   const opt = { ...DEFAULTS, ...options };
   const docs = searchOrder(skills);
@@ -107,7 +109,9 @@ export async function buildSearchIndex(
     return name;
   };
 
-  const corpus = tokenizeCorpus(docs);
+  // The token cache (`--incremental`, builder/search-corpus.ts): read, used, then replaced.
+  const corpus = tokenizeCorpus(docs, tokenCache === undefined ? undefined : readTokenCache(tokenCache.file, tokenCache.code));
+  if (tokenCache !== undefined) writeTokenCache(tokenCache.file, tokenCache.code, docs, corpus);
   const terms = await writeTerms(corpus, opt, put);
   const summaries = await writeSummaries(docs, opt.shardSize, opt.shardGroup, emit);
   const filters = await writeFilters(docs, categories, put);
@@ -134,137 +138,6 @@ export async function buildSearchIndex(
 /** 64-bit hex digest of a file's text (collisions are out of reach at any corpus size). */
 function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
-}
-
-/** Every document as term numbers (stop words dropped), terms numbered in sorted order. */
-interface Corpus {
-  /** Sorted terms; a term's number is its index. */
-  terms: string[];
-  /** Per document: the term numbers of name, description and content, one after the other. */
-  tokens: Int32Array[];
-  /** Per document: where description and content start in `tokens` (2 numbers each). */
-  starts: Int32Array;
-}
-
-/**
- * The term number (or -1: not indexed) of each raw word met, keyed by the word's UTF-16 units in
- * the text, so looking a word up makes no string (words repeat: only a new word is sliced and
- * given to `processTerm`). Open addressing over FNV-1a hashes; the words' units live in one
- * Uint16Array. Emptied when large, to bound memory on text of endless distinct words.
- */
-class WordIds {
-  private slots = new Int32Array(1 << 16).fill(-1);
-  private units = new Uint16Array(1 << 20);
-  private used = 0;
-  /** Per entry: where its units start, how many, its hash, its term number. */
-  private offset = new Int32Array(1 << 15);
-  private length = new Int32Array(1 << 15);
-  private hashes = new Int32Array(1 << 15);
-  private ids = new Int32Array(1 << 15);
-  private count = 0;
-
-  /** The term number of `text[start, end)`, computing it with `make(word)` the first time. */
-  get(text: string, start: number, end: number, make: (word: string) => number): number {
-    let h = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-    const mask = this.slots.length - 1;
-    const len = end - start;
-    let slot = h & mask;
-    for (let e = this.slots[slot]!; e >= 0; e = this.slots[slot]!) {
-      if (this.hashes[e] === h && this.length[e] === len) {
-        const at = this.offset[e]!;
-        let k = 0;
-        while (k < len && this.units[at + k] === text.charCodeAt(start + k)) k++;
-        if (k === len) return this.ids[e]!;
-      }
-      slot = (slot + 1) & mask;
-    }
-    const id = make(text.slice(start, end));
-    if (this.count >= 1_000_000) {
-      this.count = 0;
-      this.used = 0;
-      this.slots.fill(-1);
-      slot = h & mask;
-    }
-    this.store(text, start, len, h, id, slot);
-    return id;
-  }
-
-  private store(text: string, start: number, len: number, h: number, id: number, slot: number): void {
-    if (this.used + len > this.units.length) this.units = grow(this.units, this.used + len);
-    for (let k = 0; k < len; k++) this.units[this.used + k] = text.charCodeAt(start + k);
-    if (this.count === this.ids.length) {
-      this.offset = grow(this.offset, this.count + 1);
-      this.length = grow(this.length, this.count + 1);
-      this.hashes = grow(this.hashes, this.count + 1);
-      this.ids = grow(this.ids, this.count + 1);
-    }
-    const e = this.count++;
-    this.offset[e] = this.used;
-    this.length[e] = len;
-    this.hashes[e] = h;
-    this.ids[e] = id;
-    this.used += len;
-    this.slots[slot] = e;
-    // At most half full, so probes stay short: double and re-insert every entry.
-    if (this.count * 2 > this.slots.length) {
-      this.slots = new Int32Array(this.slots.length * 2).fill(-1);
-      const mask = this.slots.length - 1;
-      for (let x = 0; x < this.count; x++) {
-        let s = this.hashes[x]! & mask;
-        while (this.slots[s]! >= 0) s = (s + 1) & mask;
-        this.slots[s] = x;
-      }
-    }
-  }
-}
-
-/** A copy of `array` with room for at least `size` values (doubling). */
-function grow<T extends Int32Array | Uint16Array>(array: T, size: number): T {
-  const bigger = new (array.constructor as new (n: number) => T)(Math.max(array.length * 2, size));
-  bigger.set(array);
-  return bigger;
-}
-
-/** Tokenize every document once with the shared options. */
-function tokenizeCorpus(docs: readonly SkillRecord[]): Corpus {
-  const ids = new Map<string, number>();
-  const found: string[] = [];
-  const termOf = (word: string): number => {
-    const term = processTerm(word);
-    if (term === null) return -1;
-    let id = ids.get(term);
-    if (id === undefined) {
-      id = found.length;
-      ids.set(term, id);
-      found.push(term);
-    }
-    return id;
-  };
-  const known = new WordIds();
-  const tokens: Int32Array[] = [];
-  const starts = new Int32Array(docs.length * 2);
-  let buffer = new Int32Array(1024);
-  let n = 0;
-  for (const [d, skill] of docs.entries()) {
-    n = 0;
-    for (const [f, text] of [skill.name, skill.description, skill.body].entries()) {
-      if (f > 0) starts[d * 2 + f - 1] = n;
-      scanWords(text, (start, end) => {
-        const id = known.get(text, start, end, termOf);
-        if (id < 0) return;
-        if (n === buffer.length) buffer = grow(buffer, n + 1);
-        buffer[n++] = id;
-      });
-    }
-    tokens.push(buffer.slice(0, n));
-  }
-  // Renumber in sorted order, so number order is term order.
-  const order = found.map((_, i) => i).sort((i, j) => compareCodeUnits(found[i]!, found[j]!));
-  const renumber = new Int32Array(found.length);
-  order.forEach((old, rank) => (renumber[old] = rank));
-  for (const t of tokens) for (let i = 0; i < t.length; i++) t[i] = renumber[t[i]!]!;
-  return { terms: order.map((i) => found[i]!), tokens, starts };
 }
 
 type Put = (kind: string, data: unknown) => Promise<string>;

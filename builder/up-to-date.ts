@@ -200,6 +200,11 @@ export function rememberBuild(cacheDir: string, root: string, out: string, key: 
 
 let code: string | undefined;
 
+/** `codeHash`, for the other caches of `--incremental` whose entries depend on the build code. */
+export function buildCodeHash(): string {
+  return codeHash();
+}
+
 /**
  * SHA-256 of the build and runtime code (every file under `builder/` and `src/`, `.ts` in a clone,
  * `.js` in the package) and of the versions of the runtime dependencies, so a changed build never

@@ -1,0 +1,282 @@
+/**
+ * The search index's corpus (builder/search-index.ts): every document as term numbers, terms
+ * numbered in sorted order, and the token cache of `--incremental` builds, which keeps each
+ * document's tokens by what they depend on so an unchanged document is not scanned again
+ * (scanning every word of every SKILL.md is most of the index's time at 100k skills).
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { processTerm, scanWords } from '../src/search/options.ts';
+import type { SkillRecord } from './model.ts';
+import { compareCodeUnits } from './sort-orders.ts';
+
+/** Every document as term numbers (stop words dropped), terms numbered in sorted order. */
+export interface Corpus {
+  /** Sorted terms; a term's number is its index. */
+  terms: string[];
+  /** Per document: the term numbers of name, description and content, one after the other. */
+  tokens: Int32Array[];
+  /** Per document: where description and content start in `tokens` (2 numbers each). */
+  starts: Int32Array;
+}
+
+/**
+ * The term number (or -1: not indexed) of each raw word met, keyed by the word's UTF-16 units in
+ * the text, so looking a word up makes no string (words repeat: only a new word is sliced and
+ * given to `processTerm`). Open addressing over FNV-1a hashes; the words' units live in one
+ * Uint16Array. Emptied when large, to bound memory on text of endless distinct words.
+ */
+class WordIds {
+  private slots = new Int32Array(1 << 16).fill(-1);
+  private units = new Uint16Array(1 << 20);
+  private used = 0;
+  /** Per entry: where its units start, how many, its hash, its term number. */
+  private offset = new Int32Array(1 << 15);
+  private length = new Int32Array(1 << 15);
+  private hashes = new Int32Array(1 << 15);
+  private ids = new Int32Array(1 << 15);
+  private count = 0;
+
+  /** The term number of `text[start, end)`, computing it with `make(word)` the first time. */
+  get(text: string, start: number, end: number, make: (word: string) => number): number {
+    let h = 0x811c9dc5 | 0;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+    const mask = this.slots.length - 1;
+    const len = end - start;
+    let slot = h & mask;
+    for (let e = this.slots[slot]!; e >= 0; e = this.slots[slot]!) {
+      if (this.hashes[e] === h && this.length[e] === len) {
+        const at = this.offset[e]!;
+        let k = 0;
+        while (k < len && this.units[at + k] === text.charCodeAt(start + k)) k++;
+        if (k === len) return this.ids[e]!;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const id = make(text.slice(start, end));
+    if (this.count >= 1_000_000) {
+      this.count = 0;
+      this.used = 0;
+      this.slots.fill(-1);
+      slot = h & mask;
+    }
+    this.store(text, start, len, h, id, slot);
+    return id;
+  }
+
+  private store(text: string, start: number, len: number, h: number, id: number, slot: number): void {
+    if (this.used + len > this.units.length) this.units = grow(this.units, this.used + len);
+    for (let k = 0; k < len; k++) this.units[this.used + k] = text.charCodeAt(start + k);
+    if (this.count === this.ids.length) {
+      this.offset = grow(this.offset, this.count + 1);
+      this.length = grow(this.length, this.count + 1);
+      this.hashes = grow(this.hashes, this.count + 1);
+      this.ids = grow(this.ids, this.count + 1);
+    }
+    const e = this.count++;
+    this.offset[e] = this.used;
+    this.length[e] = len;
+    this.hashes[e] = h;
+    this.ids[e] = id;
+    this.used += len;
+    this.slots[slot] = e;
+    // At most half full, so probes stay short: double and re-insert every entry.
+    if (this.count * 2 > this.slots.length) {
+      this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+      const mask = this.slots.length - 1;
+      for (let x = 0; x < this.count; x++) {
+        let s = this.hashes[x]! & mask;
+        while (this.slots[s]! >= 0) s = (s + 1) & mask;
+        this.slots[s] = x;
+      }
+    }
+  }
+}
+
+/** A copy of `array` with room for at least `size` values (doubling). */
+function grow<T extends Int32Array | Uint16Array>(array: T, size: number): T {
+  const bigger = new (array.constructor as new (n: number) => T)(Math.max(array.length * 2, size));
+  bigger.set(array);
+  return bigger;
+}
+
+/**
+ * Tokenize every document once with the shared options. A document `cache` holds tokens of (by
+ * `documentKey`) is taken from it, not scanned again; the terms and numbers are the same as when
+ * every document is scanned.
+ */
+export function tokenizeCorpus(docs: readonly SkillRecord[], cache?: TokenCache): Corpus {
+  const ids = new Map<string, number>();
+  const found: string[] = [];
+  const idOf = (term: string): number => {
+    let id = ids.get(term);
+    if (id === undefined) {
+      id = found.length;
+      ids.set(term, id);
+      found.push(term);
+    }
+    return id;
+  };
+  const termOf = (word: string): number => {
+    const term = processTerm(word);
+    return term === null ? -1 : idOf(term);
+  };
+  // The cached documents' term numbers are those of the cache's terms: each such term gets this
+  // corpus's number when first met, so terms no document holds any more are dropped.
+  const fromCache = cache === undefined ? undefined : new Int32Array(cache.terms.length).fill(-1);
+  const known = new WordIds();
+  const tokens: Int32Array[] = [];
+  const starts = new Int32Array(docs.length * 2);
+  let buffer = new Int32Array(1024);
+  let n = 0;
+  for (const [d, skill] of docs.entries()) {
+    const hit = cache?.docs.get(documentKey(skill));
+    if (hit !== undefined) {
+      const copy = hit.tokens.slice();
+      for (let i = 0; i < copy.length; i++) {
+        const old = copy[i]!;
+        let id = fromCache![old]!;
+        if (id < 0) id = fromCache![old] = idOf(cache!.terms[old]!);
+        copy[i] = id;
+      }
+      starts[d * 2] = hit.description;
+      starts[d * 2 + 1] = hit.content;
+      tokens.push(copy);
+      continue;
+    }
+    n = 0;
+    for (const [f, text] of [skill.name, skill.description, skill.body].entries()) {
+      if (f > 0) starts[d * 2 + f - 1] = n;
+      scanWords(text, (start, end) => {
+        const id = known.get(text, start, end, termOf);
+        if (id < 0) return;
+        if (n === buffer.length) buffer = grow(buffer, n + 1);
+        buffer[n++] = id;
+      });
+    }
+    tokens.push(buffer.slice(0, n));
+  }
+  // Renumber in sorted order, so number order is term order.
+  const order = found.map((_, i) => i).sort((i, j) => compareCodeUnits(found[i]!, found[j]!));
+  const renumber = new Int32Array(found.length);
+  order.forEach((old, rank) => (renumber[old] = rank));
+  for (const t of tokens) for (let i = 0; i < t.length; i++) t[i] = renumber[t[i]!]!;
+  return { terms: order.map((i) => found[i]!), tokens, starts };
+}
+
+/**
+ * What a document's tokens depend on: its name, its description and its SKILL.md (by SHA-256: the
+ * body is the SKILL.md's, builder/model.ts). 16 bytes of a SHA-256.
+ */
+function documentKey(skill: Pick<SkillRecord, 'name' | 'description' | 'sha'>): string {
+  return createHash('sha256').update(`${skill.name}\0${skill.description}\0${skill.sha}`).digest('binary').slice(0, KEY_BYTES);
+}
+
+const KEY_BYTES = 16;
+const FORMAT = 'skills-api-search-tokens';
+const VERSION = 1;
+
+/** The tokens of an earlier build's documents, by `documentKey`, numbered by that build's `terms`. */
+export interface TokenCache {
+  terms: string[];
+  docs: Map<string, { description: number; content: number; tokens: Int32Array }>;
+}
+
+/**
+ * The token cache in `file` when it is whole and of build code `code`; undefined otherwise. The
+ * file: a JSON header line (format, version, code, counts, the body's SHA-256), then the body: per
+ * document its key, then per document 4 numbers (where its description and content start, where
+ * its tokens start and how many), every document's tokens, and the terms, one per line. Numbers
+ * are 32-bit little-endian (the format is only read on the machine that wrote it).
+ */
+export function readTokenCache(file: string, code: string): TokenCache | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  try {
+    const headerEnd = bytes.indexOf(0x0a);
+    const header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as Record<string, unknown>;
+    const { docs, tokens } = header;
+    if (header.format !== FORMAT || header.version !== VERSION || header.code !== code || !Number.isSafeInteger(docs) || !Number.isSafeInteger(tokens)) return undefined;
+    const start = headerEnd + 1;
+    if (header.checksum !== createHash('sha256').update(bytes.subarray(start)).digest('hex')) return undefined;
+    // Copied into an aligned buffer: typed arrays need it, and the tokens are renumbered in copies anyway.
+    const body = new Uint8Array(bytes.length - start);
+    body.set(bytes.subarray(start));
+    const count = docs as number;
+    const keysEnd = count * KEY_BYTES;
+    const metaStart = align(keysEnd);
+    const meta = new Int32Array(body.buffer, metaStart, count * 4);
+    const tokensStart = metaStart + count * 16;
+    const all = new Int32Array(body.buffer, tokensStart, tokens as number);
+    const terms = Buffer.from(body.buffer, tokensStart + (tokens as number) * 4).toString('utf8').split('\n');
+    const found = new Map<string, { description: number; content: number; tokens: Int32Array }>();
+    const keys = Buffer.from(body.buffer, 0, keysEnd).toString('latin1');
+    for (let d = 0; d < count; d++) {
+      const [description, content, at, length] = [meta[d * 4]!, meta[d * 4 + 1]!, meta[d * 4 + 2]!, meta[d * 4 + 3]!];
+      if (at < 0 || length < 0 || at + length > all.length) return undefined;
+      const own = all.subarray(at, at + length);
+      for (let i = 0; i < own.length; i++) if (own[i]! < 0 || own[i]! >= terms.length) return undefined;
+      found.set(keys.slice(d * KEY_BYTES, (d + 1) * KEY_BYTES), { description, content, tokens: own });
+    }
+    return { terms, docs: found };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Store `corpus` of `docs` (in corpus order) in `file` for build code `code`, replacing it
+ * atomically. Never throws: without the file the next build scans every document.
+ */
+export function writeTokenCache(file: string, code: string, docs: readonly SkillRecord[], corpus: Corpus): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    // Terms are stored one per line: a term holding a line break (never made by `scanWords`) is not stored.
+    if (corpus.terms.some((term) => term.includes('\n'))) throw new Error('a term holds a line break');
+    const total = corpus.tokens.reduce((sum, t) => sum + t.length, 0);
+    const keys = Buffer.from(docs.map(documentKey).join(''), 'latin1');
+    const meta = new Int32Array(docs.length * 4);
+    let at = 0;
+    corpus.tokens.forEach((t, d) => {
+      meta.set([corpus.starts[d * 2]!, corpus.starts[d * 2 + 1]!, at, t.length], d * 4);
+      at += t.length;
+    });
+    const tokens = new Int32Array(total);
+    at = 0;
+    for (const t of corpus.tokens) {
+      tokens.set(t, at);
+      at += t.length;
+    }
+    const parts = [keys, Buffer.alloc(align(keys.length) - keys.length), Buffer.from(meta.buffer), Buffer.from(tokens.buffer), Buffer.from(corpus.terms.join('\n'), 'utf8')];
+    const hash = createHash('sha256');
+    for (const part of parts) hash.update(part);
+    const header = { format: FORMAT, version: VERSION, code, docs: docs.length, tokens: total, checksum: hash.digest('hex') };
+    mkdirSync(dirname(file), { recursive: true });
+    const fd = openSync(temporary, 'w');
+    try {
+      for (const part of [Buffer.from(`${JSON.stringify(header)}\n`), ...parts]) {
+        for (let written = 0; written < part.length; ) written += writeSync(fd, part, written, part.length - written);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, file);
+  } catch {
+    try {
+      rmSync(temporary, { force: true });
+      rmSync(file, { force: true });
+    } catch {
+      // A stale file is only a slower next build: its keys still say what each entry is.
+    }
+  }
+}
+
+/** `n` rounded up to a multiple of 4. */
+function align(n: number): number {
+  return (n + 3) & ~3;
+}
