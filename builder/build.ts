@@ -262,7 +262,7 @@ function upToDateCheck(options: BuildOptions, out: string, builtAt: string | und
     quality: options.quality !== false,
     builtAt: builtAt ?? null,
   });
-  const stamp = stampInputs(root);
+  const stamp = stampInputs(root, options.incremental === true ? resolve(options.cacheDir ?? defaultCacheDir()) : undefined);
   return { root, key, stamp, log: stamp.log };
 }
 

@@ -25,11 +25,31 @@ export interface FolderStamp {
   newest: number;
 }
 
+/**
+ * Folder listings an earlier stamping saw, by folder, each with the folder's own stamp (device,
+ * inode, modification and change times): a folder whose stamp is unchanged holds the same entries
+ * (creating, removing or renaming an entry changes its folder's times), so it is not listed
+ * again. `next` gets every listing this stamping used; only settled ones may be kept for later.
+ */
+export interface Listings {
+  previous: ReadonlyMap<string, Listing>;
+  next: Map<string, Listing>;
+  /** Whether anything was listed (so `next` differs from `previous`). */
+  listed: boolean;
+}
+
+/** One folder's entries (name and whether it is a folder), with the folder's stamp and newest time. */
+export interface Listing {
+  stamp: string;
+  newest: number;
+  entries: [name: string, folder: boolean][];
+}
+
 /** Stamp folder `abs` and everything below it (see the module comment). */
-export function stampFolder(abs: string): FolderStamp {
+export function stampFolder(abs: string, listings?: Listings): FolderStamp {
   const hash = createHash('sha256');
   const newest = { ms: 0 };
-  if (!walk(abs, '', hash, newest)) return { stamp: '-', newest: newest.ms };
+  if (!walk(abs, '', hash, newest, listings)) return { stamp: '-', newest: newest.ms };
   return { stamp: hash.digest('hex').slice(0, 32), newest: newest.ms };
 }
 
@@ -39,21 +59,19 @@ export function settledBefore(newest: number, started: number): boolean {
 }
 
 /** Feed folder `relative` of `abs` to `hash`; false when it cannot be listed. */
-function walk(abs: string, relative: string, hash: Hash, newest: { ms: number }): boolean {
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(relative === '' ? abs : join(abs, relative), { withFileTypes: true });
-  } catch {
+function walk(abs: string, relative: string, hash: Hash, newest: { ms: number }, listings: Listings | undefined): boolean {
+  const folder = relative === '' ? abs : join(abs, relative);
+  const entries = list(folder, listings);
+  if (entries === undefined) {
     hash.update(`${relative}\0unlisted\0`);
     return relative !== '';
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const entry of entries) {
-    if (entry.name === '.git') continue;
-    const path = relative === '' ? entry.name : `${relative}/${entry.name}`;
-    if (entry.isDirectory()) {
+  for (const [name, isFolder] of entries) {
+    if (name === '.git') continue;
+    const path = relative === '' ? name : `${relative}/${name}`;
+    if (isFolder) {
       hash.update(`${path}\0d\0`);
-      walk(abs, path, hash, newest);
+      walk(abs, path, hash, newest, listings);
       continue;
     }
     const stats = lstatSync(join(abs, path), { throwIfNoEntry: false });
@@ -66,4 +84,35 @@ function walk(abs: string, relative: string, hash: Hash, newest: { ms: number })
     hash.update(`${path}\0${stats.dev}:${stats.ino}:${stats.mode}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}\0`);
   }
   return true;
+}
+
+/** The entries of `folder`, sorted by name: from `listings` when the folder's stamp is the one seen there. */
+function list(folder: string, listings: Listings | undefined): [string, boolean][] | undefined {
+  if (listings === undefined) return read(folder);
+  const stats = lstatSync(folder, { bigint: true, throwIfNoEntry: false });
+  if (stats === undefined || !stats.isDirectory()) return undefined;
+  const stamp = `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
+  const newest = Number((stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs) / 1_000_000n);
+  const known = listings.previous.get(folder);
+  if (known !== undefined && known.stamp === stamp) {
+    listings.next.set(folder, known);
+    return known.entries;
+  }
+  const entries = read(folder);
+  if (entries === undefined) return undefined;
+  listings.listed = true;
+  listings.next.set(folder, { stamp, newest, entries });
+  return entries;
+}
+
+/** The entries of `folder` as listed now, sorted by name; undefined when it cannot be listed. */
+function read(folder: string): [string, boolean][] | undefined {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(folder, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return entries.map((entry) => [entry.name, entry.isDirectory()]);
 }

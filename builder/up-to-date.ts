@@ -27,7 +27,8 @@ import { fileURLToPath } from 'node:url';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { cacheFile } from './build-cache.ts';
 import { CHANGE_LOG_FILE } from './changes.ts';
-import { SETTLE_MS, stampFolder, type FolderStamp } from './folder-stamp.ts';
+import { SETTLE_MS, settledBefore, stampFolder, type FolderStamp, type Listing, type Listings } from './folder-stamp.ts';
+import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
 import type { Problem } from './model.ts';
 import { GENERATOR } from './package-info.ts';
 
@@ -91,9 +92,14 @@ function listing(path: string): { text: string; folders: string[] } {
   }
 }
 
-/** Stamp the inputs of content folder `root` (a real path). */
-export function stampInputs(root: string): InputStamp {
+/**
+ * Stamp the inputs of content folder `root` (a real path). With `cacheDir`, folders are listed
+ * only when their own stamp changed since the last stamping (builder/folder-stamp.ts `Listings`,
+ * kept in `listings-<hash>.ndjson` there).
+ */
+export function stampInputs(root: string, cacheDir?: string): InputStamp {
   const started = Date.now();
+  const listings = cacheDir === undefined ? undefined : readListings(cacheDir, root);
   const newest = { ms: 0 };
   const hash = createHash('sha256').update(`${FORMAT} ${VERSION}\0`);
   // Folders by their listings and types, not their times: the build itself renames the change log
@@ -111,15 +117,55 @@ export function stampInputs(root: string): InputStamp {
     hash.update(`${owner}\0${repos.text}\0`);
     for (const repo of repos.folders) {
       // Every file of the folder, not only those the load parses: a skill's whole folder is published.
-      const folder = stampFolder(join(ownerDir, repo));
+      const folder = stampFolder(join(ownerDir, repo), listings);
       folders.set(`skills/${owner}/${repo}`, folder);
       if (folder.newest > newest.ms) newest.ms = folder.newest;
       hash.update(`${folder.stamp}\0`);
     }
   }
+  if (cacheDir !== undefined && listings !== undefined && (listings.listed || listings.next.size !== listings.previous.size)) {
+    writeListings(cacheDir, root, listings, started);
+  }
   const logNewest = { ms: 0 };
   const log = stampOf(join(root, CHANGE_LOG_FILE), logNewest);
   return { inputs: hash.digest('hex'), log, settled: newest.ms < started - SETTLE_MS && logNewest.ms < started - SETTLE_MS, started, folders };
+}
+
+const LISTINGS_FORMAT = 'skills-api-listings';
+
+function listingsFile(cacheDir: string, root: string): string {
+  return join(resolve(cacheDir), `listings-${sha256(root).slice(0, 16)}.ndjson`);
+}
+
+/** The stored listings of content folder `root`'s skill folders (none when missing or damaged). */
+function readListings(cacheDir: string, root: string): Listings {
+  const previous = new Map<string, Listing>();
+  const file = readCheckedFile(listingsFile(cacheDir, root));
+  if (file !== undefined && file.header.format === LISTINGS_FORMAT && file.header.version === VERSION && file.header.root === root) {
+    try {
+      for (const line of file.body.split('\n')) {
+        if (line === '') continue;
+        const [folder, stamp, newest, entries] = JSON.parse(line) as [string, string, number, [string, boolean][]];
+        previous.set(folder, { stamp, newest, entries });
+      }
+    } catch {
+      previous.clear();
+    }
+  }
+  return { previous, next: new Map(), listed: false };
+}
+
+/** Keep the listings of folders settled before `started`. Never throws: without them every folder is listed. */
+function writeListings(cacheDir: string, root: string, listings: Listings, started: number): void {
+  const lines: string[] = [];
+  for (const [folder, { stamp, newest, entries }] of listings.next) {
+    if (settledBefore(newest, started)) lines.push(`${JSON.stringify([folder, stamp, newest, entries])}\n`);
+  }
+  try {
+    writeCheckedFile(listingsFile(cacheDir, root), { format: LISTINGS_FORMAT, version: VERSION, root }, lines.join(''));
+  } catch {
+    // Only slower next time.
+  }
 }
 
 /** The change log's stamp now (after the build appended to it). */

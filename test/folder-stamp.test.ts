@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLoadCache, writeLoadCache, type LoadCache, type StoredRecord } from '../builder/build-cache.ts';
-import { SETTLE_MS, settledBefore, stampFolder } from '../builder/folder-stamp.ts';
+import { SETTLE_MS, settledBefore, stampFolder, type Listings } from '../builder/folder-stamp.ts';
 import { loadContent } from '../builder/load-content.ts';
 import type { SkillRecord } from '../builder/model.ts';
 
@@ -64,6 +64,43 @@ describe('a skill folder\'s stamp', () => {
     expect(stampFolder(dir).stamp).toBe(before);
     expect(stampFolder(join(base, 'missing')).stamp).toBe('-');
     expect(SETTLE_MS).toBeGreaterThan(0);
+  });
+});
+
+describe('a stamping with the listings of an earlier one', () => {
+  it('lists only folders whose own stamp changed, and gives the stamp a full listing gives', async () => {
+    const dir = join(base, 'listed');
+    await mkdir(join(dir, 'scripts'), { recursive: true });
+    await writeFile(join(dir, 'SKILL.md'), '---\nname: listed\n---\nBody.\n');
+    await writeFile(join(dir, 'scripts', 'run.sh'), 'echo one\n');
+    const first: Listings = { previous: new Map(), next: new Map(), listed: false };
+    const stamp = stampFolder(dir, first);
+    expect(first.listed).toBe(true);
+    expect(stamp.stamp).toBe(stampFolder(dir).stamp);
+    const step = (): { listings: Listings; stamp: string } => {
+      const listings: Listings = { previous: first.next, next: new Map(), listed: false };
+      const now = stampFolder(dir, listings).stamp;
+      expect(now).toBe(stampFolder(dir).stamp); // the same as listing everything
+      first.next = listings.next;
+      return { listings, stamp: now };
+    };
+    const again = step();
+    expect(again.listings.listed, 'nothing listed again').toBe(false);
+    expect(again.stamp).toBe(stamp.stamp);
+    // Written in place: no folder listed, the stamp changes all the same.
+    await appendFile(join(dir, 'scripts', 'run.sh'), 'echo two\n');
+    const edited = step();
+    expect(edited.listings.listed).toBe(false);
+    expect(edited.stamp).not.toBe(stamp.stamp);
+    // Added and removed, in a subfolder: listed again.
+    await writeFile(join(dir, 'scripts', 'new.sh'), 'echo new\n');
+    const added = step();
+    expect(added.listings.listed).toBe(true);
+    expect(added.stamp).not.toBe(edited.stamp);
+    await rm(join(dir, 'scripts', 'new.sh'));
+    const removed = step();
+    expect(removed.listings.listed).toBe(true);
+    expect(removed.stamp).toBe(edited.stamp);
   });
 });
 
