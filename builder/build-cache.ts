@@ -168,6 +168,22 @@ export function restoreRecord(record: StoredRecord, raw: string, sha: string, si
   return { ...record, body: raw.slice(record.body), raw, sha, size };
 }
 
+/**
+ * The full record of a stored one whose SKILL.md text is read only when asked for (`read`, at
+ * most once): `raw` and `body` are accessors in their places. An incremental build needs the text
+ * of an unchanged skill only where nothing of it was kept (its detail, its search tokens, its
+ * quality signals all were); copies must keep the accessors (builder/model.ts `withFields`).
+ */
+export function restoreRecordLazily(record: StoredRecord, sha: string, size: number, read: () => string): SkillRecord {
+  const full = { ...record, body: '', raw: '', sha, size } as SkillRecord;
+  const offset = record.body;
+  let text: string | undefined;
+  const raw = (): string => (text ??= read());
+  Object.defineProperty(full, 'raw', { get: raw, enumerable: true, configurable: true });
+  Object.defineProperty(full, 'body', { get: () => raw().slice(offset), enumerable: true, configurable: true });
+  return full;
+}
+
 /** Stored signals as the quality pass made them (the sketch's bands as a typed array again). */
 function signalsFrom(stored: StoredSignals): SkillSignals {
   const { bands, exactKey } = stored.sketch;

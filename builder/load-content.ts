@@ -32,11 +32,11 @@ import {
   type SkillJson,
 } from './content-schemas.ts';
 import { changeLogBytes, withChangeLog } from './changes.ts';
-import { restoreRecord, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
+import { restoreRecord, restoreRecordLazily, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from '../src/text/front-matter.ts';
 import { QualityPass } from './quality/pass.ts';
 import type { SkillSignals } from './quality/index.ts';
-import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
+import { withFields, type CategoryDef, type Content, type PlatformDef, type Problem, type SkillRecord } from './model.ts';
 import type { SkillSource } from '../src/schemas.ts';
 import { problem, zodProblems } from './problems.ts';
 import { readSkillFolder, type SkillFolder } from './skill-folder.ts';
@@ -168,7 +168,7 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
       delete entry.line;
     }
   }
-  const checked = computed === undefined ? skills : skills.map((skill) => ({ ...skill, checks: computed.checks.get(skill.id)! }));
+  const checked = computed === undefined ? skills : skills.map((skill) => withFields(skill, { checks: computed.checks.get(skill.id)! }));
   return {
     content: { skills: checked, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], ...(computed === undefined ? {} : { quality: computed.report }) },
     problems,
@@ -490,15 +490,19 @@ function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRec
   const { hash, problems, record, skill, signals } = cached;
   if (record === undefined) return { hash, problems };
   if (skill === undefined) return undefined;
-  let bytes: Buffer | undefined;
-  try {
-    bytes = readRegularFile(join(root, dir, 'SKILL.md'));
-  } catch {
-    return undefined;
-  }
-  const text = bytes === undefined || bytes.length !== skill.size ? undefined : decodeUtf8(bytes);
-  if (text === undefined) return undefined;
-  return { hash, problems, record: restoreRecord(record, text, skill.sha, skill.size), skill, ...(signals === undefined ? {} : { signals }) };
+  const read = (): string => {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readRegularFile(join(root, dir, 'SKILL.md'));
+    } catch {
+      bytes = undefined;
+    }
+    const text = bytes === undefined || bytes.length !== skill.size ? undefined : decodeUtf8(bytes);
+    // Stamped unchanged when the load began: a SKILL.md changed since is this build's to refuse.
+    if (text === undefined) throw new Error(`${dir}/SKILL.md changed while building: build again`);
+    return text;
+  };
+  return { hash, problems, record: restoreRecordLazily(record, skill.sha, skill.size, read), skill, ...(signals === undefined ? {} : { signals }) };
 }
 
 /** Problems of the folder names themselves. */

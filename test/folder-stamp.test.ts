@@ -127,6 +127,9 @@ describe('a load with stamps', () => {
 
     const again = await loadContent(content, { previous: stored(first.cache!), stamps: { started: Date.now() } });
     expect(again.stamped).toBe(folders);
+    // Their SKILL.md text is read only when asked for.
+    const lazy = again.content.skills[0]!;
+    expect(Object.getOwnPropertyDescriptor(lazy, 'raw')?.get).toBeTypeOf('function');
     expect(again.content.skills).toEqual(first.content.skills);
 
     // One folder's extra file written in place: that folder alone is read again; its stamp is
@@ -140,5 +143,11 @@ describe('a load with stamps', () => {
     const full = await loadContent(content);
     expect(edited.content.skills).toEqual(full.content.skills);
     expect(edited.content.skills.find((s) => s.dir === `skills/${owner}/${repo}`)!.files!.map((f) => f.path)).toContain('notes.md');
+
+    // A SKILL.md changed after the load stamped it: its text is refused when asked for, never mixed.
+    const loaded = (await loadContent(content, { previous: stored(edited.cache!), stamps: { started: Date.now() } })).content.skills;
+    const late = loaded[Math.floor(loaded.length / 2)]!; // no copy of another: its text unread so far
+    await appendFile(join(content, late.dir, 'SKILL.md'), '\nWritten during the build.\n');
+    expect(() => late.raw).toThrow(`${late.dir}/SKILL.md changed while building: build again`);
   }, 60_000);
 });
