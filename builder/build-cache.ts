@@ -16,7 +16,8 @@
  * A record is stored whole, every field in its place, but for the parts derived from the SKILL.md
  * bytes: the raw text, SHA-256 and size are stored as `null` and the body as its offset in the
  * text (the loader reads SKILL.md anyway to hash it and derives them from its bytes); `checks`,
- * computed over the whole directory after loading, is never stored. The stored type is derived
+ * computed over the whole directory after loading, and `archive`, set when the build writes it,
+ * are never stored. The stored type is derived
  * from `SkillRecord` and a record is restored by overwriting only those parts, so a field added to
  * the record is carried by the cache without any change here (`test/build-incremental.test.ts`
  * compares incremental builds of imported skills byte for byte with clean ones).
@@ -39,7 +40,7 @@ type FromSkillMd = 'raw' | 'sha' | 'size';
  * offset where it starts in the SKILL.md text.
  */
 export type StoredRecord = {
-  [K in keyof Omit<SkillRecord, 'checks'>]: K extends 'body' ? number : K extends FromSkillMd ? null : SkillRecord[K];
+  [K in keyof Omit<SkillRecord, 'checks' | 'archive'>]: K extends 'body' ? number : K extends FromSkillMd ? null : SkillRecord[K];
 };
 
 /** What loading one skill folder produced (collisions with other folders excluded). */
@@ -152,10 +153,11 @@ export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>):
 
 /**
  * `record` as stored: the same object with the parts derived from the SKILL.md bytes blanked in
- * place (keys keep their order, so the restored record serializes the same) and `checks` dropped.
+ * place (keys keep their order, so the restored record serializes the same) and `checks` and
+ * `archive` (set on the record later in the build) dropped.
  */
 function stored(record: SkillRecord): StoredRecord {
-  const { checks: _checks, ...rest } = record;
+  const { checks: _checks, archive: _archive, ...rest } = record;
   return { ...rest, body: record.raw.length - record.body.length, raw: null, sha: null, size: null };
 }
 
@@ -172,7 +174,7 @@ export function restoreRecord(record: StoredRecord, raw: string, sha: string, si
  * The full record of a stored one whose SKILL.md text is read only when asked for (`read`, at
  * most once): `raw` and `body` are accessors in their places. An incremental build needs the text
  * of an unchanged skill only where nothing of it was kept (its detail, its search tokens, its
- * quality signals all were); copies must keep the accessors (builder/model.ts `withFields`).
+ * quality signals all were); the build sets fields on records in place rather than copy them.
  */
 export function restoreRecordLazily(record: StoredRecord, sha: string, size: number, read: () => string): SkillRecord {
   const full = { ...record, body: '', raw: '', sha, size } as SkillRecord;

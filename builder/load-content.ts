@@ -36,7 +36,7 @@ import { restoreRecord, restoreRecordLazily, type CachedSkill, type LoadCache, t
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from '../src/text/front-matter.ts';
 import { QualityPass } from './quality/pass.ts';
 import type { SkillSignals } from './quality/index.ts';
-import { withFields, type CategoryDef, type Content, type PlatformDef, type Problem, type SkillRecord } from './model.ts';
+import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
 import type { SkillSource } from '../src/schemas.ts';
 import { problem, zodProblems } from './problems.ts';
 import { readSkillFolder, type SkillFolder } from './skill-folder.ts';
@@ -155,8 +155,7 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
   }
   skills.sort((a, b) => compareCodeUnits(a.id, b.id));
   skipped.sort(compareCodeUnits);
-  // Quality looks at every skill at once (copies); attached to copies of the records, so the
-  // build cache keeps records without it.
+  // Quality looks at every skill at once (copies); the build cache stores records without it.
   const computed = await quality?.finish(skills, cachedSignals);
   // Every record's signals, for the next build's cache.
   if (computed !== undefined) {
@@ -168,7 +167,9 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
       delete entry.line;
     }
   }
-  const checked = computed === undefined ? skills : skills.map((skill) => withFields(skill, { checks: computed.checks.get(skill.id)! }));
+  // Set in place: a copy would read the SKILL.md text of every record restored without it.
+  if (computed !== undefined) for (const skill of skills) skill.checks = computed.checks.get(skill.id)!;
+  const checked = skills;
   return {
     content: { skills: checked, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], ...(computed === undefined ? {} : { quality: computed.report }) },
     problems,

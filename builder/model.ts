@@ -112,15 +112,6 @@ export interface Problem {
   message: string;
 }
 
-/**
- * A copy of `record` with `fields` set. Accessors are copied as accessors, not read: a record
- * restored from the build cache reads its SKILL.md text only when asked (builder/build-cache.ts
- * `restoreRecordLazily`), which a spread would do for every skill.
- */
-export function withFields<T extends object>(record: T, fields: Partial<T>): T {
-  return Object.assign(Object.defineProperties({}, Object.getOwnPropertyDescriptors(record)) as T, fields);
-}
-
 /** Writes one JSON file of the output (path relative to the output folder, from src/paths.ts). */
 export type Emit = (path: string, data: unknown) => Promise<void>;
 

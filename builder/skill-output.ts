@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { normalizeBasePath } from '../src/route.ts';
 import { skillPath } from '../src/paths.ts';
 import { MAX_SKILL_BYTES, skillArchivePath, skillFilePath } from '../src/skill-files.ts';
-import { withFields, type Content, type SkillRecord } from './model.ts';
+import type { Content, SkillRecord } from './model.ts';
 import type { OutputWriter } from './output.ts';
 import { readRegularFile } from './safe-read.ts';
 import { skillArchive } from './skill-archive.ts';
@@ -54,7 +54,9 @@ export async function writeSkillFiles(content: Content, writer: OutputWriter, co
     if (known !== undefined && known.hash === hash && writer.keep?.(known.files) === true) {
       memo!.next.set(skill.dir, known);
       memo!.kept.add(skill.dir);
-      skills.push(withFields(skill, { archive: { url: archiveUrl, size: known.archive.size, sha256: known.archive.sha256 } }));
+      // Set in place, as everywhere after the load: a copy would read the SKILL.md text of a record restored without it.
+      skill.archive = { url: archiveUrl, size: known.archive.size, sha256: known.archive.sha256 };
+      skills.push(skill);
       continue;
     }
     const files = skill.files ?? [];
@@ -70,7 +72,8 @@ export async function writeSkillFiles(content: Content, writer: OutputWriter, co
     const archive = skillArchive(archived);
     await writer.writeFile(skillArchivePath(skill.owner, skill.repo), archive);
     const sha256 = createHash('sha256').update(archive).digest('hex');
-    skills.push(withFields(skill, { archive: { url: archiveUrl, size: archive.length, sha256 } }));
+    skill.archive = { url: archiveUrl, size: archive.length, sha256 };
+    skills.push(skill);
     if (hash !== undefined) {
       const paths = [
         ...files.map((file) => skillFilePath(skill.owner, skill.repo, file.path)),
