@@ -52,7 +52,7 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
   /**
    * The folder's file-system stamp when it was read (builder/folder-stamp.ts), kept only when it
    * was settled: a later load whose stamp is the same re-uses this result without reading the
-   * folder (but its SKILL.md, for the text a record carries).
+   * folder (the record's SKILL.md text is read only if asked for).
    */
   stamp?: string;
   /** SHA-256 and size of the folder's SKILL.md as read, with `stamp` and a record. */

@@ -12,7 +12,9 @@
  * with the folder's name: given the results of an earlier load (`previous`, the build cache of
  * `--incremental`, builder/build-cache.ts) a folder whose hash and shared inputs (categories and
  * platforms) are unchanged re-uses its record and problems, and only the rest is parsed and
- * validated. Reading is synchronous and one folder at a time (see `readRegularFile`).
+ * validated. Reading is synchronous and one folder at a time (see `readRegularFile`). With
+ * `stamps`, a folder whose file-system stamp (builder/folder-stamp.ts) is the one the earlier load
+ * kept is not read at all: its record comes back with its SKILL.md text read on demand.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { readdirSync, realpathSync, type Dirent } from 'node:fs';
@@ -60,7 +62,7 @@ export interface LoadResult {
   cache?: LoadCache<SkillRecord>;
   /** How many skill folders re-used the result of the earlier load (`LoadOptions.previous`). */
   fromCache: number;
-  /** Of those, how many by their stamp alone, reading only their SKILL.md (`LoadOptions.stamps`). */
+  /** Of those, how many by their stamp alone, reading none of their files (`LoadOptions.stamps`). */
   stamped: number;
   /** `contentFingerprint` of what was loaded; absent when the content folder was not found. */
   fingerprint?: string;
@@ -75,7 +77,7 @@ export interface LoadOptions {
   /**
    * Take each skill folder's file-system stamp (builder/folder-stamp.ts) and keep it in the
    * results (`--incremental`): a folder whose stamp is the one `previous` kept re-uses its result
-   * reading only its SKILL.md. `started`: when the build started (stamps of folders changed
+   * without reading its files (the record's SKILL.md text is read if asked for). `started`: when the build started (stamps of folders changed
    * shortly before are not kept); `taken`: stamps already taken since then, by folder
    * (`skills/<owner>/<repo>`), used instead of stamping again.
    */
@@ -169,9 +171,8 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
   }
   // Set in place: a copy would read the SKILL.md text of every record restored without it.
   if (computed !== undefined) for (const skill of skills) skill.checks = computed.checks.get(skill.id)!;
-  const checked = skills;
   return {
-    content: { skills: checked, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], ...(computed === undefined ? {} : { quality: computed.report }) },
+    content: { skills, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], ...(computed === undefined ? {} : { quality: computed.report }) },
     problems,
     skipped,
     cache: { contentDir: realRoot, shared, skills: context.next },
@@ -409,8 +410,7 @@ function loadSkill(
   if (own !== undefined) {
     context.fromCache += 1;
     context.stamped += 1;
-  }
-  else {
+  } else {
     const { inputs, hasIndex, skillSha, hash, folder } = readFolder(context.root, dir);
     const skill = skillSha === undefined ? {} : { skill: { sha: skillSha, size: (inputs[0] as Buffer).length } };
     const reused = cached?.hash === hash ? restore(cached, inputs[0], skillSha) : undefined;
