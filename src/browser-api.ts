@@ -43,6 +43,16 @@ export function isApiRequest(url: URL, origin: string, basePath: string): boolea
   return route !== null || !url.pathname.endsWith('.json');
 }
 
+/** Options of `createBrowserHandler`. */
+export interface BrowserHandlerOptions {
+  /**
+   * Start reading the manifest now instead of at the first request (default false). The Service
+   * Worker does, as it starts: every answer needs the manifest first, so its round trip then
+   * overlaps the browser activating the worker and the page's first request reaching it.
+   */
+  prefetchManifest?: boolean;
+}
+
 /**
  * The runtime handler over the static tree of the site at `siteUrl` (the URL of the output
  * folder, e.g. `https://user.github.io/repo/`): files are fetched from the network (browser HTTP
@@ -52,12 +62,20 @@ export function isApiRequest(url: URL, origin: string, basePath: string): boolea
  * read once per handler): it names the content-hashed search files, and a manifest kept from
  * before a deploy (GitHub Pages caches for 10 minutes) would point at files that are gone.
  */
-export function createBrowserHandler(siteUrl: string | URL, fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init)): Handler {
+export function createBrowserHandler(
+  siteUrl: string | URL,
+  fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init),
+  { prefetchManifest = false }: BrowserHandlerOptions = {},
+): Handler {
   const site = new URL(siteUrl);
   const manifestUrl = new URL(MANIFEST_PATH, site).href;
   const revalidating: typeof fetch = (input, init) =>
     fetchImpl(input, String(input) === manifestUrl ? { ...init, cache: 'no-cache' } : init);
-  const handler = createHandler(cachedLoader(fetchLoader(site, revalidating), { maxEntries: CACHE_ENTRIES }), {
+  const loader = cachedLoader(fetchLoader(site, revalidating), { maxEntries: CACHE_ENTRIES });
+  // The loader shares a load under way, so the handler's first request joins this one; a failed
+  // load is not kept (the request that needs it reads again and answers its error).
+  if (prefetchManifest) loader(MANIFEST_PATH).catch(() => undefined);
+  const handler = createHandler(loader, {
     basePath: site.pathname,
     bytes: fetchBytesLoader(site, fetchImpl),
     onError: (error, request) => console.error(`skills API: 500 on ${request.url}`, error),

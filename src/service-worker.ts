@@ -33,7 +33,8 @@ const base = siteBasePath();
 if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceof scope.ServiceWorkerGlobalScope) {
   const worker = globalThis as unknown as ServiceWorkerScopeLike;
   const origin = worker.location.origin;
-  const handle = createBrowserHandler(new URL(base, origin));
+  // The manifest is read while the browser installs and activates the worker (every answer needs it).
+  const handle = createBrowserHandler(new URL(base, origin), undefined, { prefetchManifest: true });
   // A new version takes over at once: the handler only reads files, there is no state to migrate.
   worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting()));
   worker.addEventListener('activate', (event) => event.waitUntil(worker.clients.claim()));

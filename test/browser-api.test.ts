@@ -70,4 +70,48 @@ describe('createBrowserHandler', () => {
       ['/repo/api/v1/categories/index.json', undefined],
     ]);
   });
+
+  it('with prefetchManifest, reads the manifest before any request, once, and answers with it', async () => {
+    const manifest = { format: FORMAT_VERSION, pageSize: 20, skillCount: 0, locales: ['en'], categories: [], platforms: [], lists: { all: 0 } };
+    const calls: string[] = [];
+    let release: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const fakeFetch = (async (input: RequestInfo | URL) => {
+      const url = new URL(String(input));
+      calls.push(url.pathname);
+      if (url.pathname.endsWith('/manifest.json')) {
+        await held;
+        return Response.json(manifest);
+      }
+      return url.pathname.endsWith('/categories/index.json') ? Response.json({ data: [] }) : new Response('not found', { status: 404 });
+    }) as typeof fetch;
+    const handle = createBrowserHandler(`${ORIGIN}/`, fakeFetch, { prefetchManifest: true });
+    // Asked for at creation, before any request.
+    expect(calls).toEqual(['/api/v1/manifest.json']);
+    const answer = handle(new Request(`${ORIGIN}/api/v1/categories`));
+    release!();
+    expect((await answer).status).toBe(200);
+    // The request joined the read under way: the manifest was fetched once.
+    expect(calls).toEqual(['/api/v1/manifest.json', '/api/v1/categories/index.json']);
+  });
+
+  it('with prefetchManifest, a failed early read is read again by the first request', async () => {
+    const manifest = { format: FORMAT_VERSION, pageSize: 20, skillCount: 0, locales: ['en'], categories: [], platforms: [], lists: { all: 0 } };
+    let manifestReads = 0;
+    const fakeFetch = (async (input: RequestInfo | URL) => {
+      const url = new URL(String(input));
+      if (url.pathname.endsWith('/manifest.json')) {
+        manifestReads++;
+        if (manifestReads === 1) throw new TypeError('offline');
+        return Response.json(manifest);
+      }
+      return url.pathname.endsWith('/categories/index.json') ? Response.json({ data: [] }) : new Response('not found', { status: 404 });
+    }) as typeof fetch;
+    const handle = createBrowserHandler(`${ORIGIN}/`, fakeFetch, { prefetchManifest: true });
+    // expect.poll resolves on a later task: the failed read has settled (and been forgotten) by then.
+    await expect.poll(() => manifestReads).toBe(1);
+    const response = await handle(new Request(`${ORIGIN}/api/v1/categories`));
+    expect(response.status).toBe(200);
+    expect(manifestReads).toBe(2);
+  });
 });
