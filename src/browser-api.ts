@@ -3,14 +3,24 @@
  * and the handler it answers them with. Shared by the worker entry (service-worker.ts) and the
  * page helper (page-api.ts), which runs the same handler in the page while no worker controls it.
  */
+import { TimeSlicer } from './fair.ts';
 import { createHandler, type Handler } from './handler.ts';
 import { withHostPolicy } from './host-policy.ts';
-import { cachedLoader, fetchBytesLoader, fetchLoader } from './loader.ts';
-import { MANIFEST_PATH } from './paths.ts';
+import { keepLoad } from './in-flight.ts';
+import { cachedLoader, fetchBytesLoader, fetchLoader, isSearchIndexFile, type Loader } from './loader.ts';
+import { Lru } from './lru.ts';
+import type { SearchManifest } from './manifest.ts';
+import { MANIFEST_PATH, MAX_LIMIT, MAX_PAGE, PAGE_SIZE } from './paths.ts';
 import { isHandlerRoute, matchRoute, normalizeBasePath } from './route.ts';
+import { createSearchEngine, type SearchEngine } from './search/index.ts';
 
 /** Set by the site build (esbuild `define`, see builder/site.ts); absent when this file is imported unbundled. */
 declare const __SKILLS_API_BASE__: string | undefined;
+/**
+ * Set by the site build in sw.js only: the build's `{ root, index }` search entry (the root file's
+ * path and a copy of it) as an object literal, or `null` when the build embedded none.
+ */
+declare const __SKILLS_API_SEARCH__: unknown;
 
 /** What sw.js exposes when a page loads it as a classic script (see service-worker.ts). */
 export interface PageHandlerGlobal {
@@ -19,6 +29,11 @@ export interface PageHandlerGlobal {
 
 /** Static files the in-browser handler keeps parsed in memory (the manifest and hot list pages). */
 const CACHE_ENTRIES = 500;
+/**
+ * Search index files kept by the layer the engines share (the index reader keeps its own), so a
+ * file the early search below asked for is not fetched again: a cold search reads about 30.
+ */
+const SHARED_SEARCH_FILES = 64;
 
 /**
  * The path prefix the site is served under (`/` or `/repo/`), fixed at build time by
@@ -43,6 +58,19 @@ export function isApiRequest(url: URL, origin: string, basePath: string): boolea
   return route !== null || !url.pathname.endsWith('.json');
 }
 
+/**
+ * The search entry the site build embedded in sw.js (`{ root, index }`: the root file's path and a
+ * copy of the root; docs/search-index.md), or `undefined` (no index, a large root, unbundled code).
+ */
+export function embeddedSearch(): SearchManifest | undefined {
+  return searchEntry(typeof __SKILLS_API_SEARCH__ === 'undefined' ? undefined : __SKILLS_API_SEARCH__);
+}
+
+function searchEntry(value: unknown): SearchManifest | undefined {
+  const entry = value as Partial<SearchManifest> | null | undefined;
+  return typeof entry === 'object' && entry !== null && typeof entry.root === 'string' && typeof entry.index === 'object' ? (entry as SearchManifest) : undefined;
+}
+
 /** Options of `createBrowserHandler`. */
 export interface BrowserHandlerOptions {
   /**
@@ -51,6 +79,14 @@ export interface BrowserHandlerOptions {
    * overlaps the browser activating the worker and the page's first request reaching it.
    */
   prefetchManifest?: boolean;
+  /**
+   * The build's search root (`embeddedSearch()`): a search asked for before the manifest arrives
+   * starts at once with it, fetching its term chunks and summaries while the manifest is on its
+   * way. The manifest decides: when it names this root (the same content-hashed file), its
+   * searches run on that same engine and find those files loaded or under way; when it names
+   * another (a newer deploy), they run on an engine of their own and the early files are unused.
+   */
+  search?: SearchManifest;
 }
 
 /**
@@ -65,21 +101,74 @@ export interface BrowserHandlerOptions {
 export function createBrowserHandler(
   siteUrl: string | URL,
   fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init),
-  { prefetchManifest = false }: BrowserHandlerOptions = {},
+  { prefetchManifest = false, search }: BrowserHandlerOptions = {},
 ): Handler {
   const site = new URL(siteUrl);
   const manifestUrl = new URL(MANIFEST_PATH, site).href;
   const revalidating: typeof fetch = (input, init) =>
     fetchImpl(input, String(input) === manifestUrl ? { ...init, cache: 'no-cache' } : init);
-  const loader = cachedLoader(fetchLoader(site, revalidating), { maxEntries: CACHE_ENTRIES });
+  const files = fetchLoader(site, revalidating);
+  const cached = cachedLoader(files, { maxEntries: CACHE_ENTRIES });
+  // Search files never change under their name (content-hashed), so every engine may share them.
+  const searchFiles = new Lru<Promise<unknown>>(SHARED_SEARCH_FILES);
+  if (search?.index !== undefined) searchFiles.set(search.root, Promise.resolve(search.index));
+  let manifestRead = false;
+  const loader: Loader = (path) => {
+    if (path === MANIFEST_PATH) {
+      return cached(path).then((value) => {
+        manifestRead = true;
+        return value;
+      });
+    }
+    if (search === undefined || !isSearchIndexFile(path)) return cached(path);
+    const hit = searchFiles.get(path);
+    if (hit !== undefined) return hit;
+    return keepLoad(files(path), 'shared', (value) => searchFiles.set(path, value), (failed) => {
+      if (searchFiles.get(path) === failed) searchFiles.delete(path);
+    });
+  };
   // The loader shares a load under way, so the handler's first request joins this one; a failed
   // load is not kept (the request that needs it reads again and answers its error).
   if (prefetchManifest) loader(MANIFEST_PATH).catch(() => undefined);
+  const early: SearchEngine | undefined =
+    search?.index === undefined ? undefined : createSearchEngine(loader, { search }, 'shared', () => new TimeSlicer());
   const handler = createHandler(loader, {
     basePath: site.pathname,
     bytes: fetchBytesLoader(site, fetchImpl),
     onError: (error, request) => console.error(`skills API: 500 on ${request.url}`, error),
+    searchEngine: (manifest) => (early !== undefined && manifest.search?.root === search?.root ? early : undefined),
   });
   // The host policy of every host (src/host-policy.ts); the browser's HTTP cache is the page's own.
-  return withHostPolicy(handler, { basePath: site.pathname });
+  const answer = withHostPolicy(handler, { basePath: site.pathname });
+  if (early === undefined) return answer;
+  const searchPath = `${site.pathname}api/v1/skills/search`;
+  return (request) => {
+    if (!manifestRead) searchEarly(early, request, searchPath);
+    return answer(request);
+  };
+}
+
+/**
+ * Start a plain search (`q`, optionally `page` and `limit`: the parameters that need no manifest
+ * to check) on `engine` without waiting; the request itself is answered by the handler, which
+ * joins this work when the manifest names the same index. Anything else starts nothing.
+ */
+function searchEarly(engine: SearchEngine, request: Request, searchPath: string): void {
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.pathname !== searchPath) return;
+  const params = url.searchParams;
+  const q = params.get('q');
+  if (q === null || [...params.keys()].some((key) => key !== 'q' && key !== 'page' && key !== 'limit')) return;
+  const int = (key: string, fallback: number, max: number): number | undefined => {
+    const text = params.get(key);
+    if (text === null) return fallback;
+    const n = /^[1-9][0-9]{0,11}$/.test(text) ? Number(text) : NaN;
+    return n <= max ? n : undefined;
+  };
+  const page = int('page', 1, MAX_PAGE);
+  const limit = int('limit', PAGE_SIZE, MAX_LIMIT);
+  if (page === undefined || limit === undefined) return;
+  // Its errors (a bad query, a missing file) are the handler's to answer.
+  engine.search({ q, page, limit }).catch(() => undefined);
 }

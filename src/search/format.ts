@@ -8,7 +8,8 @@
  * alone encodes ranking factors (3) and (4) and the final tie by id, and `stars ≥ X` is a prefix.
  *
  * - root `r.<hash>.json` (`SearchRoot`, path in `manifest.search.root`, and a copy of it in
- *   `manifest.search.index` so a cold search starts with the term chunks): document count, the
+ *   `sw.js`, or in `manifest.search.index` for a build without the site, so a cold search starts
+ *   with the term chunks): document count, the
  *   first term and file of every term chunk, the first and last term of every postings pack, the
  *   summary shards, the filter files.
  * - term chunk `t.<hash>.json` (`TermChunk`): a range of the sorted terms; per term its postings
