@@ -12,7 +12,8 @@ import { Lru } from './lru.ts';
 import type { SearchManifest } from './manifest.ts';
 import { MANIFEST_PATH, MAX_LIMIT, MAX_PAGE, PAGE_SIZE } from './paths.ts';
 import { isHandlerRoute, matchRoute, normalizeBasePath } from './route.ts';
-import { createSearchEngine, type SearchEngine } from './search/index.ts';
+import type { Suggestion } from './schemas.ts';
+import { createSearchEngine, type AutocompleteQuery, type SearchAnswer, type SearchEngine, type SearchQuery } from './search/index.ts';
 
 /** Set by the site build (esbuild `define`, see builder/site.ts); absent when this file is imported unbundled. */
 declare const __SKILLS_API_BASE__: string | undefined;
@@ -130,8 +131,7 @@ export function createBrowserHandler(
   // The loader shares a load under way, so the handler's first request joins this one; a failed
   // load is not kept (the request that needs it reads again and answers its error).
   if (prefetchManifest) loader(MANIFEST_PATH).catch(() => undefined);
-  const early: SearchEngine | undefined =
-    search?.index === undefined ? undefined : createSearchEngine(loader, { search }, 'shared', () => new TimeSlicer());
+  const early = search?.index === undefined ? undefined : new EarlySearch(createSearchEngine(loader, { search }, 'shared', () => new TimeSlicer()));
   const handler = createHandler(loader, {
     basePath: site.pathname,
     bytes: fetchBytesLoader(site, fetchImpl),
@@ -143,32 +143,65 @@ export function createBrowserHandler(
   if (early === undefined) return answer;
   const searchPath = `${site.pathname}api/v1/skills/search`;
   return (request) => {
-    if (!manifestRead) searchEarly(early, request, searchPath);
+    if (!manifestRead) early.start(request, searchPath);
     return answer(request);
   };
 }
 
+/** What a search answers for `query`: its options in a fixed order. */
+function searchKey(query: SearchQuery): string {
+  return JSON.stringify([query.q, query.page, query.limit, query.category, query.platform, query.minStars, query.hasIndex]);
+}
+
 /**
- * Start a plain search (`q`, optionally `page` and `limit`: the parameters that need no manifest
- * to check) on `engine` without waiting; the request itself is answered by the handler, which
- * joins this work when the manifest names the same index. Anything else starts nothing.
+ * The engine of the embedded root, with the searches started before the manifest arrived: the
+ * handler's first request of the same search takes that answer (once) instead of running it again.
  */
-function searchEarly(engine: SearchEngine, request: Request, searchPath: string): void {
-  if (request.method !== 'GET') return;
-  const url = new URL(request.url);
-  if (url.pathname !== searchPath) return;
-  const params = url.searchParams;
-  const q = params.get('q');
-  if (q === null || [...params.keys()].some((key) => key !== 'q' && key !== 'page' && key !== 'limit')) return;
-  const int = (key: string, fallback: number, max: number): number | undefined => {
-    const text = params.get(key);
-    if (text === null) return fallback;
-    const n = /^[1-9][0-9]{0,11}$/.test(text) ? Number(text) : NaN;
-    return n <= max ? n : undefined;
-  };
-  const page = int('page', 1, MAX_PAGE);
-  const limit = int('limit', PAGE_SIZE, MAX_LIMIT);
-  if (page === undefined || limit === undefined) return;
-  // Its errors (a bad query, a missing file) are the handler's to answer.
-  engine.search({ q, page, limit }).catch(() => undefined);
+class EarlySearch implements SearchEngine {
+  private readonly started = new Map<string, Promise<SearchAnswer>>();
+
+  constructor(private readonly engine: SearchEngine) {}
+
+  search(query: SearchQuery): Promise<SearchAnswer> {
+    const key = searchKey(query);
+    const answer = this.started.get(key);
+    if (answer === undefined) return this.engine.search(query);
+    this.started.delete(key);
+    return answer;
+  }
+
+  autocomplete(query: AutocompleteQuery): Promise<{ data: Suggestion[] }> {
+    return this.engine.autocomplete(query);
+  }
+
+  /**
+   * Start a plain search (`q`, optionally `page` and `limit`: the parameters that need no manifest
+   * to check) without waiting; the request itself is answered by the handler, which takes this
+   * answer when the manifest names the same index. Anything else starts nothing.
+   */
+  start(request: Request, searchPath: string): void {
+    if (request.method !== 'GET') return;
+    const url = new URL(request.url);
+    if (url.pathname !== searchPath) return;
+    const params = url.searchParams;
+    const q = params.get('q');
+    if (q === null || [...params.keys()].some((key) => key !== 'q' && key !== 'page' && key !== 'limit')) return;
+    const int = (key: string, fallback: number, max: number): number | undefined => {
+      const text = params.get(key);
+      if (text === null) return fallback;
+      const n = /^[1-9][0-9]{0,11}$/.test(text) ? Number(text) : NaN;
+      return n <= max ? n : undefined;
+    };
+    const page = int('page', 1, MAX_PAGE);
+    const limit = int('limit', PAGE_SIZE, MAX_LIMIT);
+    if (page === undefined || limit === undefined) return;
+    const query: SearchQuery = { q, page, limit };
+    const key = searchKey(query);
+    if (this.started.has(key)) return;
+    const answer = this.engine.search(query);
+    this.started.set(key, answer);
+    // Its errors (a bad query, a missing file) are the handler's to answer, when it takes it; an
+    // answer never taken (the manifest named another index) is dropped once settled.
+    answer.catch(() => undefined).finally(() => setTimeout(() => this.started.delete(key), 30_000));
+  }
 }
