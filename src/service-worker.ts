@@ -37,6 +37,9 @@ if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceo
   // it), and a search asked for meanwhile starts with the root the build embedded here.
   const handle = createBrowserHandler(new URL(base, origin), undefined, { prefetchManifest: true, search: embeddedSearch() });
   // A new version takes over at once: the handler only reads files, there is no state to migrate.
+  // Asked for as the script runs (the earliest a worker may), and again on install for browsers
+  // that ignore it before then.
+  worker.skipWaiting().catch(() => undefined);
   worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting()));
   worker.addEventListener('activate', (event) => event.waitUntil(worker.clients.claim()));
   worker.addEventListener('fetch', (event) => {

@@ -37,7 +37,6 @@
  * - the root's `copies` (format 3): each exact copy with its original, so a copy ranks right below it.
  */
 import { API_PREFIX } from '../paths.ts';
-import { upperBound } from '../sorted.ts';
 
 /** Version of the search files; the runtime refuses another. */
 export const SEARCH_FORMAT = 5;
@@ -65,8 +64,10 @@ export function postingsPackNames(root: Pick<SearchRoot, 'termFirst' | 'termFile
   const names: string[] = [];
   let chunk = -1;
   let k = 0;
+  // Both lists are sorted: one walk finds each pack's chunk (the last whose first term is ≤ its own).
+  let at = 0;
   for (const [first] of root.packs) {
-    const at = Math.max(0, upperBound(root.termFirst, first) - 1);
+    while (at + 1 < root.termFirst.length && root.termFirst[at + 1]! <= first) at++;
     k = at === chunk ? k + 1 : 0;
     chunk = at;
     names.push(`p.${(root.termFiles[at] ?? '').slice(2)}.${k}`);
