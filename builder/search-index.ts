@@ -126,9 +126,9 @@ export async function buildSearchIndex(
     copies: copiesTable(docs),
   };
   const rootPath = searchFilePath(await put('r', root));
-  // Every first request of a host reads the manifest, search or not: carry the root in it only
-  // while that costs little (docs/search-index.md "The root"); a large directory's first search
-  // reads the root file instead, one round trip more.
+  // The copy rides in sw.js (a build with the site) or the manifest, which every first visit or
+  // request reads, search or not: only while it costs little (docs/search-index.md "The root"); a
+  // large directory's first search reads the root file instead, one round trip more.
   return gzipSync(JSON.stringify(root)).byteLength <= opt.rootCopyMaxGzip ? { root: rootPath, index: root } : { root: rootPath };
 }
 

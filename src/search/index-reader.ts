@@ -96,7 +96,7 @@ export class IndexReader {
     private readonly rootPath: string,
     /** How loads under way are shared between concurrent requests (src/in-flight.ts). */
     private readonly inFlight: InFlight = 'shared',
-    /** The manifest's copy of the root (`manifest.search.index`): no request for the root. */
+    /** A copy of the root (`manifest.search.index`, or the one sw.js carries): no request for the root. */
     private readonly rootCopy?: unknown,
   ) {}
 
