@@ -18,10 +18,10 @@ import { createSearchEngine, type AutocompleteQuery, type SearchAnswer, type Sea
 /** Set by the site build (esbuild `define`, see builder/site.ts); absent when this file is imported unbundled. */
 declare const __SKILLS_API_BASE__: string | undefined;
 /**
- * Set by the site build in sw.js only: the build's `{ root, index }` search entry (the root file's
- * path and a copy of it) as an object literal, or `null` when the build embedded none.
+ * Set by the site build in sw.js only: the JSON of the build's `{ root, index }` search entry (the
+ * root file's path and a copy of it), or `""` when the build embedded none.
  */
-declare const __SKILLS_API_SEARCH__: unknown;
+declare const __SKILLS_API_SEARCH__: string | undefined;
 
 /** What sw.js exposes when a page loads it as a classic script (see service-worker.ts). */
 export interface PageHandlerGlobal {
@@ -64,12 +64,10 @@ export function isApiRequest(url: URL, origin: string, basePath: string): boolea
  * copy of the root; docs/search-index.md), or `undefined` (no index, a large root, unbundled code).
  */
 export function embeddedSearch(): SearchManifest | undefined {
-  return searchEntry(typeof __SKILLS_API_SEARCH__ === 'undefined' ? undefined : __SKILLS_API_SEARCH__);
-}
-
-function searchEntry(value: unknown): SearchManifest | undefined {
-  const entry = value as Partial<SearchManifest> | null | undefined;
-  return typeof entry === 'object' && entry !== null && typeof entry.root === 'string' && typeof entry.index === 'object' ? (entry as SearchManifest) : undefined;
+  const text = typeof __SKILLS_API_SEARCH__ === 'string' ? __SKILLS_API_SEARCH__ : '';
+  if (!text.startsWith('{')) return undefined;
+  const entry = JSON.parse(text) as Partial<SearchManifest>;
+  return typeof entry.root === 'string' && typeof entry.index === 'object' ? (entry as SearchManifest) : undefined;
 }
 
 /** Options of `createBrowserHandler`. */

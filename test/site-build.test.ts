@@ -122,10 +122,10 @@ describe('the search root in sw.js', () => {
     return files;
   }
 
-  it('sw.js carries the search entry as an object literal, and only sw.js; none without an entry', async () => {
+  it('sw.js carries the search entry as a JSON string, and only sw.js; none without an entry', async () => {
     const search = { root: 'api/v1/skills/_search/r.0123456789abcdef.json', index: { format: 5, docs: 1, termFirst: ['a'], termFiles: ['t.x'], packs: [] } } as unknown as SearchManifest;
     const files = await site(search);
-    expect(files.get('sw.js')).toContain(JSON.stringify(search));
+    expect(files.get('sw.js')).toContain(JSON.stringify(JSON.stringify(search)));
     for (const script of ['api.js', 'app.js']) expect(files.get(script)).not.toContain('r.0123456789abcdef');
     const none = await site();
     expect(none.get('sw.js')).not.toContain('__skills_api_search__');
@@ -143,7 +143,7 @@ describe('the search root in sw.js', () => {
       expect(withSite.search).toEqual({ root: bare.search!.root });
       const root = await read(`site/${bare.search!.root}`);
       expect(bare.search!.index).toEqual(root);
-      expect(await fs.readFile(join(dir, 'site/sw.js'), 'utf8')).toContain(JSON.stringify({ root: bare.search!.root, index: root }));
+      expect(await fs.readFile(join(dir, 'site/sw.js'), 'utf8')).toContain(JSON.stringify(JSON.stringify({ root: bare.search!.root, index: root })));
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
