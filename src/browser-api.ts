@@ -13,6 +13,7 @@ import type { SearchManifest } from './manifest.ts';
 import { MANIFEST_PATH, MAX_LIMIT, MAX_PAGE, PAGE_SIZE } from './paths.ts';
 import { isHandlerRoute, matchRoute, normalizeBasePath } from './route.ts';
 import type { Suggestion } from './schemas.ts';
+import { readAutocompleteQuery } from './answers/search-query.ts';
 import { createSearchEngine, type AutocompleteQuery, type SearchAnswer, type SearchEngine, type SearchQuery } from './search/index.ts';
 
 /** Set by the site build (esbuild `define`, see builder/site.ts); absent when this file is imported unbundled. */
@@ -139,49 +140,67 @@ export function createBrowserHandler(
   // The host policy of every host (src/host-policy.ts); the browser's HTTP cache is the page's own.
   const answer = withHostPolicy(handler, { basePath: site.pathname });
   if (early === undefined) return answer;
-  const searchPath = `${site.pathname}api/v1/skills/search`;
+  const basePath = normalizeBasePath(site.pathname);
   return (request) => {
-    if (!manifestRead) early.start(request, searchPath);
+    if (!manifestRead) early.start(request, basePath);
     return answer(request);
   };
 }
 
 /** What a search answers for `query`: its options in a fixed order. */
 function searchKey(query: SearchQuery): string {
-  return JSON.stringify([query.q, query.page, query.limit, query.category, query.platform, query.minStars, query.hasIndex]);
+  return `search ${JSON.stringify([query.q, query.page, query.limit, query.category, query.platform, query.minStars, query.hasIndex])}`;
+}
+
+/** What autocomplete answers for `query`. */
+function autocompleteKey(query: AutocompleteQuery): string {
+  return `autocomplete ${JSON.stringify([query.q, query.limit])}`;
 }
 
 /**
- * The engine of the embedded root, with the searches started before the manifest arrived: the
- * handler's first request of the same search takes that answer (once) instead of running it again.
+ * The engine of the embedded root, with the searches and autocompletes started before the
+ * manifest arrived: the handler's first request of the same one takes that answer (once) instead
+ * of running it again.
  */
 class EarlySearch implements SearchEngine {
-  private readonly started = new Map<string, Promise<SearchAnswer>>();
+  private readonly started = new Map<string, Promise<unknown>>();
 
   constructor(private readonly engine: SearchEngine) {}
 
   search(query: SearchQuery): Promise<SearchAnswer> {
-    const key = searchKey(query);
+    return (this.take(searchKey(query)) as Promise<SearchAnswer> | undefined) ?? this.engine.search(query);
+  }
+
+  autocomplete(query: AutocompleteQuery): Promise<{ data: Suggestion[] }> {
+    return (this.take(autocompleteKey(query)) as Promise<{ data: Suggestion[] }> | undefined) ?? this.engine.autocomplete(query);
+  }
+
+  private take(key: string): Promise<unknown> | undefined {
     const answer = this.started.get(key);
-    if (answer === undefined) return this.engine.search(query);
     this.started.delete(key);
     return answer;
   }
 
-  autocomplete(query: AutocompleteQuery): Promise<{ data: Suggestion[] }> {
-    return this.engine.autocomplete(query);
-  }
-
   /**
    * Start a plain search (`q`, optionally `page` and `limit`: the parameters that need no manifest
-   * to check) without waiting; the request itself is answered by the handler, which takes this
-   * answer when the manifest names the same index. Anything else starts nothing.
+   * to check) or an autocomplete without waiting; the request itself is answered by the handler,
+   * which takes this answer when the manifest names the same index. Anything else starts nothing.
    */
-  start(request: Request, searchPath: string): void {
+  start(request: Request, basePath: string): void {
     if (request.method !== 'GET') return;
     const url = new URL(request.url);
-    if (url.pathname !== searchPath) return;
     const params = url.searchParams;
+    if (url.pathname === `${basePath}api/v1/skills/autocomplete`) {
+      let query: AutocompleteQuery;
+      try {
+        query = readAutocompleteQuery(params);
+      } catch {
+        return;
+      }
+      this.begin(autocompleteKey(query), () => this.engine.autocomplete(query));
+      return;
+    }
+    if (url.pathname !== `${basePath}api/v1/skills/search`) return;
     const q = params.get('q');
     if (q === null || [...params.keys()].some((key) => key !== 'q' && key !== 'page' && key !== 'limit')) return;
     const int = (key: string, fallback: number, max: number): number | undefined => {
@@ -194,12 +213,17 @@ class EarlySearch implements SearchEngine {
     const limit = int('limit', PAGE_SIZE, MAX_LIMIT);
     if (page === undefined || limit === undefined) return;
     const query: SearchQuery = { q, page, limit };
-    const key = searchKey(query);
+    this.begin(searchKey(query), () => this.engine.search(query));
+  }
+
+  private begin(key: string, run: () => Promise<unknown>): void {
     if (this.started.has(key)) return;
-    const answer = this.engine.search(query);
+    const answer = run();
     this.started.set(key, answer);
     // Its errors (a bad query, a missing file) are the handler's to answer, when it takes it; an
-    // answer never taken (the manifest named another index) is dropped once settled.
-    answer.catch(() => undefined).finally(() => setTimeout(() => this.started.delete(key), 30_000));
+    // answer never taken (the manifest named another index) is dropped a while after it settled.
+    answer.catch(() => undefined).finally(() => setTimeout(() => {
+      if (this.started.get(key) === answer) this.started.delete(key);
+    }, 30_000));
   }
 }

@@ -164,6 +164,37 @@ describe('createBrowserHandler', () => {
       expect(new Set(early.calls)).toEqual(new Set(plain.calls.filter((p) => p !== plain.search.root)));
     });
 
+    it('starts an autocomplete before the manifest arrives too, and answers as without it', async () => {
+      const url = `${ORIGIN}/api/v1/skills/autocomplete?q=${encodeURIComponent('docker to')}&limit=3`;
+      const plain = await site(skills);
+      const plainAnswer = createBrowserHandler(`${ORIGIN}/`, plain.fetch)(new Request(url));
+      plain.release();
+      const expected = await (await plainAnswer).json();
+      expect((expected as { data: unknown[] }).data.length).toBeGreaterThan(0);
+
+      const early = await site(skills);
+      const answer = createBrowserHandler(`${ORIGIN}/`, early.fetch, { prefetchManifest: true, search: early.search })(new Request(url));
+      await expect.poll(() => early.calls.some((p) => /_search\/t\./.test(p))).toBe(true);
+      early.release();
+      const response = await answer;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(expected);
+      expect(early.calls.length).toBe(new Set(early.calls).size);
+      expect(early.calls).not.toContain(early.search.root);
+    });
+
+    it('a search with a filter starts nothing early (only q, page and limit do)', async () => {
+      const early = await site(skills);
+      const answer = createBrowserHandler(`${ORIGIN}/`, early.fetch, { prefetchManifest: true, search: early.search })(
+        new Request(`${searchUrl}&minStars=1`),
+      );
+      // expect.poll resolves on a later task: by then an early search would have asked for chunks.
+      await expect.poll(() => early.calls.includes('api/v1/manifest.json')).toBe(true);
+      expect(early.calls.filter((p) => p.includes('/_search/'))).toEqual([]);
+      early.release();
+      expect((await answer).status).toBe(200);
+    });
+
     it('a manifest naming another root (a newer deploy) is what the answer follows', async () => {
       const old = await site(skills.map((s) => ({ ...s, description: 'nothing here' })));
       const current = await site(skills);
