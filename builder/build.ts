@@ -168,11 +168,14 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     const keptDetail = skillFiles === undefined || shared === undefined ? undefined : (skill: SkillRecord) => keepDetail(skillFiles, writer, skill, shared);
     const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail);
     progress('building the search index');
-    const search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: tokenCacheFile(cacheDir, out), code: buildCodeHash() } : undefined);
+    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: tokenCacheFile(cacheDir, out), code: buildCodeHash() } : undefined);
     const changeCount = await emitChangePages(changes, emit);
     progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
     if (options.site !== false) {
-      await writeSite(writer, { base: options.base });
+      // The root copy rides in sw.js (read by the Service Worker before the manifest arrives)
+      // instead of the manifest, which every host's first request of any kind reads.
+      await writeSite(writer, { base: options.base, search });
+      search = { root: search.root };
       const base = normalizeBase(options.base);
       await writer.writeFile(JSON_FEED_PATH, jsonFeed(changes, content.skills, base));
       await writer.writeFile(ATOM_FEED_PATH, atomFeed(changes, content.skills, base));

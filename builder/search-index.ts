@@ -69,7 +69,7 @@ const DEFAULTS: Required<SearchIndexOptions> = {
   inlineMax: 48,
   packBytes: 24_000,
   shardSize: 2,
-  shardGroup: 16,
+  shardGroup: 32,
   occurrenceBatch: 16_000_000,
   rootCopyMaxGzip: 24 * 1024,
 };
@@ -99,20 +99,21 @@ export async function buildSearchIndex(
   const opt = { ...DEFAULTS, ...options };
   const docs = searchOrder(skills);
   const emitted = new Set<string>();
-  /** Emit `data` as `<kind>.<hash>`; identical files are written once. Returns the file name. */
-  const put = async (kind: string, data: unknown): Promise<string> => {
-    const name = `${kind}.${hash(JSON.stringify(data))}`;
+  /** Emit `data` as file `name`; identical files are written once. */
+  const putAs = async (name: string, data: unknown): Promise<string> => {
     if (!emitted.has(name)) {
       emitted.add(name);
       await emit(searchFilePath(name), data);
     }
     return name;
   };
+  /** Emit `data` as `<kind>.<hash>`. Returns the file name. */
+  const put: Put = (kind, data) => putAs(`${kind}.${hash(JSON.stringify(data))}`, data);
 
   // The token cache (`--incremental`, builder/search-corpus.ts): read, used, then replaced.
   const corpus = tokenizeCorpus(docs, tokenCache === undefined ? undefined : readTokenCache(tokenCache.file, tokenCache.code));
   if (tokenCache !== undefined) writeTokenCache(tokenCache.file, tokenCache.code, docs, corpus);
-  const terms = await writeTerms(corpus, opt, put);
+  const terms = await writeTerms(corpus, opt, put, putAs);
   const summaries = await writeSummaries(docs, opt.shardSize, opt.shardGroup, emit);
   const filters = await writeFilters(docs, categories, put);
   const stars = await put('s', { stars: starsTable(docs) });
@@ -129,9 +130,9 @@ export async function buildSearchIndex(
     copies: copiesTable(docs),
   };
   const rootPath = searchFilePath(await put('r', root));
-  // Every first request of a host reads the manifest, search or not: carry the root in it only
-  // while that costs little (docs/search-index.md "The root"); a large directory's first search
-  // reads the root file instead, one round trip more.
+  // The copy rides in sw.js (a build with the site) or the manifest, which every first visit or
+  // request reads, search or not: only while it costs little (docs/search-index.md "The root"); a
+  // large directory's first search reads the root file instead, one round trip more.
   return gzipSync(JSON.stringify(root)).byteLength <= opt.rootCopyMaxGzip ? { root: rootPath, index: root } : { root: rootPath };
 }
 
@@ -141,6 +142,7 @@ function hash(text: string): string {
 }
 
 type Put = (kind: string, data: unknown) => Promise<string>;
+type PutAs = (name: string, data: unknown) => Promise<string>;
 
 /** The positions of one term in one stream (format.ts `POSITION_STREAMS`), cut at documents into pieces of about `packBytes`. */
 interface Pieces {
@@ -161,14 +163,15 @@ interface Entry {
 class ChunkWriter {
   readonly first: string[] = [];
   readonly files: string[] = [];
-  /** Postings packs of every chunk so far, in term order (`SearchRoot.packs`). */
-  readonly postingsPacks: Array<[string, string, string]> = [];
+  /** First and last term of the postings packs of every chunk so far, in term order (`SearchRoot.packs`). */
+  readonly postingsPacks: Array<[string, string]> = [];
   private entries: Entry[] = [];
   private bytes = 0;
 
   constructor(
     private readonly opt: Required<SearchIndexOptions>,
     private readonly put: Put,
+    private readonly putAs: PutAs,
   ) {}
 
   async add(entry: Entry): Promise<void> {
@@ -187,15 +190,22 @@ class ChunkWriter {
     this.bytes = 0;
     const long = entries.filter((e) => e.postings.length > this.opt.inlineMax);
     // A chunk's packs hold only its own terms: a change elsewhere renames neither them nor it.
-    this.postingsPacks.push(...(await this.packs('p', long.map((e) => [e.term, e.postings]))));
+    const packs = this.cut(long.map((e) => [e.term, e.postings]));
     const chunk: TermChunk = {
       terms: entries.map((e) => e.term),
       postings: entries.map((e) => (e.postings.length > this.opt.inlineMax ? `=${countOf(e.postings)}` : e.postings)),
       headPositions: await this.positionsPacks(entries.map((e) => [e.term, e.head])),
       bodyPositions: await this.positionsPacks(entries.map((e) => [e.term, e.body])),
     };
+    // The chunk and its postings packs are named by one hash of all of them (format 5): the root
+    // lists the packs by their terms alone, and pack k of chunk `t.<hash>` is `p.<hash>.<k>`.
+    const group = hash([chunk, ...packs].map((file) => JSON.stringify(file)).join('\n'));
     this.first.push(chunk.terms[0]!);
-    this.files.push(await this.put('t', chunk));
+    this.files.push(await this.putAs(`t.${group}`, chunk));
+    for (const [k, pack] of packs.entries()) {
+      await this.putAs(`p.${group}.${k}`, pack);
+      this.postingsPacks.push([pack.terms[0]!, pack.terms[pack.terms.length - 1]!]);
+    }
   }
 
   /**
@@ -206,7 +216,7 @@ class ChunkWriter {
     const refs: PositionRefs = [];
     let run: Array<[string, string]> = [];
     const flushRun = async (): Promise<void> => {
-      for (const [term, , file] of await this.packs('q', run)) refs.push([term, 0, file]);
+      for (const pack of this.cut(run)) refs.push([pack.terms[0]!, 0, await this.put('q', pack)]);
       run = [];
     };
     for (const [term, { data, starts }] of entries) {
@@ -222,25 +232,23 @@ class ChunkWriter {
     return refs;
   }
 
-  /** Cut `[term, data]` pairs (sorted) into packs of about `packBytes`; returns each pack's first and last term and file. */
-  private async packs(kind: string, entries: Array<[string, string]>): Promise<Array<[string, string, string]>> {
-    const refs: Array<[string, string, string]> = [];
+  /** Cut `[term, data]` pairs (sorted) into packs of about `packBytes`. */
+  private cut(entries: Array<[string, string]>): TermPack[] {
+    const packs: TermPack[] = [];
     let pack: TermPack = { terms: [], data: [] };
     let size = 0;
-    const flush = async (): Promise<void> => {
-      if (pack.terms.length === 0) return;
-      refs.push([pack.terms[0]!, pack.terms[pack.terms.length - 1]!, await this.put(kind, pack)]);
-      pack = { terms: [], data: [] };
-      size = 0;
-    };
     for (const [term, data] of entries) {
-      if (size > 0 && size + data.length > this.opt.packBytes) await flush();
+      if (size > 0 && size + data.length > this.opt.packBytes) {
+        packs.push(pack);
+        pack = { terms: [], data: [] };
+        size = 0;
+      }
       pack.terms.push(term);
       pack.data.push(data);
       size += term.length + data.length + 6;
     }
-    await flush();
-    return refs;
+    if (pack.terms.length > 0) packs.push(pack);
+    return packs;
   }
 }
 
@@ -258,11 +266,11 @@ function countOf(encoded: string): number {
  * Term chunks: postings and positions of every term, for one range of terms at a time (at most
  * `occurrenceBatch` occurrences, or a single term).
  */
-async function writeTerms(corpus: Corpus, opt: Required<SearchIndexOptions>, put: Put): Promise<ChunkWriter> {
+async function writeTerms(corpus: Corpus, opt: Required<SearchIndexOptions>, put: Put, putAs: PutAs): Promise<ChunkWriter> {
   const termCount = corpus.terms.length;
   const count = new Int32Array(termCount);
   for (const tokens of corpus.tokens) for (let i = 0; i < tokens.length; i++) count[tokens[i]!]!++;
-  const writer = new ChunkWriter(opt, put);
+  const writer = new ChunkWriter(opt, put, putAs);
   for (let from = 0; from < termCount; ) {
     let to = from;
     let n = 0;
@@ -370,7 +378,8 @@ function cut(out: PositionsWriter, pieces: Pieces, start: number, next: number):
 /**
  * Summary shards `d.<hash>.<i>`, `shardSize` documents each, `<hash>` a hash of the shard's group
  * of `group` shards: a changed summary renames the shards of its group only, and the root lists
- * one name per group (at 10k skills and 16 shards of 2, 313 names).
+ * one name per group (at 10k skills and 32 shards of 2, 157 names: with 16, their hashes took
+ * 3.1 of the root's 12 KB gzipped).
  */
 async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, group: number, emit: Emit): Promise<SearchRoot['summaries']> {
   const shards: Array<{ docs: SummaryRow[] }> = [];

@@ -3,7 +3,7 @@
  * `<base>api/v1/…` on any static host), the page helper `api.js`, the demo page (`index.html`,
  * `app.js`, `style.css`, `favicon.svg`), `_headers` for Netlify/Cloudflare Pages, and `.nojekyll`
  * so GitHub Pages serves the `_list`/`_search` folders. Scripts are bundled with esbuild
- * (minified, ES2020); the output depends only on the sources and `base`.
+ * (minified, ES2020); the output depends only on the sources, `base` and (sw.js) the search root.
  */
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -11,12 +11,18 @@ import { fileURLToPath } from 'node:url';
 import { IMMUTABLE_CACHE_CONTROL, STATIC_CACHE_CONTROL } from '../src/http-cache.ts';
 import { API_PREFIX } from '../src/paths.ts';
 import { SEARCH_DIR } from '../src/search/format.ts';
+import type { SearchManifest } from '../src/manifest.ts';
 import type { OutputWriter } from './output.ts';
 
 /** Options of `writeSite`. */
 export interface SiteOptions {
   /** Path the output is served under: `/` (default) or e.g. `/my-repo/` for a GitHub project page. */
   base?: string;
+  /**
+   * The build's search entry with its copy of the root (`index`), embedded in sw.js: a cold
+   * search in the Service Worker then starts without waiting for the manifest (src/browser-api.ts).
+   */
+  search?: SearchManifest;
 }
 
 /** One bundled script of the output. */
@@ -48,6 +54,8 @@ const root = fileURLToPath(new URL('../', import.meta.url));
  * can be bundled once for the package and every build (clone or package) writes the same bytes.
  */
 export const BASE_PLACEHOLDER = '/__skills_api_base__/';
+/** What `__SKILLS_API_SEARCH__` is bundled as; sw.js gets the search entry's JSON (a JS string) in its place. */
+export const SEARCH_PLACEHOLDER = '__skills_api_search__';
 
 /**
  * `base` as `/` or `/a/b/` (leading and trailing slash added); throws for anything but plain path
@@ -80,15 +88,18 @@ export async function bundleScript(script: Script, projectRoot: string): Promise
     legalComments: 'none',
     charset: 'utf8',
     logLevel: 'silent',
-    define: { __SKILLS_API_BASE__: JSON.stringify(BASE_PLACEHOLDER) },
+    define: { __SKILLS_API_BASE__: JSON.stringify(BASE_PLACEHOLDER), __SKILLS_API_SEARCH__: JSON.stringify(SEARCH_PLACEHOLDER) },
   });
   const file = result.outputFiles[0];
   if (file === undefined) throw new Error(`esbuild wrote nothing for ${script.entry}`);
   return file.text;
 }
 
-/** One script with `base` in place: pre-bundled in the package, bundled from the sources in a clone. */
-async function siteScript(script: Script, base: string): Promise<string> {
+/**
+ * One script with `base` (and in sw.js the search entry) in place: pre-bundled in the package,
+ * bundled from the sources in a clone.
+ */
+async function siteScript(script: Script, base: string, search: SearchManifest | undefined): Promise<string> {
   let text: string;
   try {
     text = await fs.readFile(`${root}site/${script.out}`, 'utf8');
@@ -96,7 +107,15 @@ async function siteScript(script: Script, base: string): Promise<string> {
     text = await bundleScript(script, root);
   }
   // The base is plain path characters (normalizeBase), so it is the same inside a JS string.
-  return text.replaceAll(JSON.stringify(BASE_PLACEHOLDER), JSON.stringify(base));
+  text = text.replaceAll(JSON.stringify(BASE_PLACEHOLDER), JSON.stringify(base));
+  const placeholder = JSON.stringify(SEARCH_PLACEHOLDER);
+  const uses = text.split(placeholder).length - 1;
+  if (script.out !== 'sw.js') return uses === 0 ? text : text.replaceAll(placeholder, '""');
+  if (uses !== 1) throw new Error(`sw.js must hold the search placeholder once, found ${uses}`);
+  // A JS string of the JSON, read by JSON.parse: V8 scans a long string far faster than it parses
+  // the same object literal, and the worker compiles its whole script before it starts.
+  const entry = search?.index === undefined ? '""' : JSON.stringify(JSON.stringify({ root: search.root, index: search.index }));
+  return text.replace(placeholder, () => entry);
 }
 
 /** Short content hash used as a cache-busting query string. */
@@ -142,7 +161,7 @@ export function headersFile(base: string, siteFiles: readonly string[]): string 
  */
 export async function writeSite(writer: OutputWriter, options: SiteOptions = {}): Promise<void> {
   const base = normalizeBase(options.base);
-  const scripts = await Promise.all(SCRIPTS.map(async (script) => ({ out: script.out, text: await siteScript(script, base) })));
+  const scripts = await Promise.all(SCRIPTS.map(async (script) => ({ out: script.out, text: await siteScript(script, base, options.search) })));
   const copied = await Promise.all(COPIED.map(async (name) => ({ out: name, text: await fs.readFile(`${root}site/${name}`, 'utf8') })));
   const files = [...scripts, ...copied];
   for (const file of files) await writer.writeFile(file.out, file.text);

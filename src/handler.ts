@@ -37,6 +37,12 @@ export interface HandlerOptions {
    * NOT_FOUND; every host of a build passes one.
    */
   bytes?: BytesLoader;
+  /**
+   * The search engine of a manifest's index when the host already made one for that index (the
+   * Service Worker starts searching with the root embedded in sw.js before the manifest arrives:
+   * src/browser-api.ts); `undefined` lets the handler make its own.
+   */
+  searchEngine?: (manifest: Manifest) => SearchEngine | undefined;
 }
 
 /**
@@ -64,7 +70,7 @@ export function createHandler(loader: Loader, options: HandlerOptions = {}): Han
   const engines = new WeakMap<Manifest, SearchEngine>();
   const engineFor = (m: Manifest): SearchEngine => {
     let engine = engines.get(m);
-    if (engine === undefined) engines.set(m, (engine = createSearchEngine(loader, m, inFlight, () => new TimeSlicer())));
+    if (engine === undefined) engines.set(m, (engine = options.searchEngine?.(m) ?? createSearchEngine(loader, m, inFlight, () => new TimeSlicer())));
     return engine;
   };
 

@@ -13,8 +13,9 @@ export interface SearchManifest {
   root: string;
   /**
    * A copy of the root file (docs/search-index.md), so a cold search starts with the term chunks
-   * instead of waiting for the root; absent when the root is large (the runtime then reads the
-   * file). The runtime checks its format as it checks the file's.
+   * instead of waiting for the root; only in a build without the site (with it, `sw.js` carries
+   * the copy) and while the root is small (else the runtime reads the file). The runtime checks
+   * its format as it checks the file's.
    */
   index?: SearchRoot;
 }

@@ -8,7 +8,7 @@
  * visit, hard reload, browsers without Service Workers): there it registers no listener and only
  * exposes the handler as `globalThis.skillsDirectoryApi` for page-api.ts to call directly.
  */
-import { createBrowserHandler, isApiRequest, siteBasePath, type PageHandlerGlobal } from './browser-api.ts';
+import { createBrowserHandler, embeddedSearch, isApiRequest, siteBasePath, type PageHandlerGlobal } from './browser-api.ts';
 
 // The Service Worker types (lib "WebWorker") clash with the DOM ones this project compiles
 // against, so the little used here is declared locally.
@@ -33,8 +33,13 @@ const base = siteBasePath();
 if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceof scope.ServiceWorkerGlobalScope) {
   const worker = globalThis as unknown as ServiceWorkerScopeLike;
   const origin = worker.location.origin;
-  const handle = createBrowserHandler(new URL(base, origin));
+  // The manifest is read while the browser installs and activates the worker (every answer needs
+  // it), and a search asked for meanwhile starts with the root the build embedded here.
+  const handle = createBrowserHandler(new URL(base, origin), undefined, { prefetchManifest: true, search: embeddedSearch() });
   // A new version takes over at once: the handler only reads files, there is no state to migrate.
+  // Asked for as the script runs (the earliest a worker may), and again on install for browsers
+  // that ignore it before then.
+  worker.skipWaiting().catch(() => undefined);
   worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting()));
   worker.addEventListener('activate', (event) => event.waitUntil(worker.clients.claim()));
   worker.addEventListener('fetch', (event) => {
@@ -44,5 +49,7 @@ if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceo
     if (isApiRequest(new URL(event.request.url), origin, base)) event.respondWith(handle(event.request));
   });
 } else {
-  (globalThis as PageHandlerGlobal).skillsDirectoryApi = { handle: createBrowserHandler(new URL(base, globalThis.location.origin)) };
+  (globalThis as PageHandlerGlobal).skillsDirectoryApi = {
+    handle: createBrowserHandler(new URL(base, globalThis.location.origin), undefined, { prefetchManifest: true, search: embeddedSearch() }),
+  };
 }

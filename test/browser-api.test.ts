@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createBrowserHandler, isApiRequest } from '../src/browser-api.ts';
+import type { Manifest } from '../src/manifest.ts';
 import { FORMAT_VERSION } from '../src/paths.ts';
+import { buildIndex, makeSkill } from './helpers/search-helpers.ts';
 
 const ORIGIN = 'https://user.github.io';
 
@@ -69,5 +71,142 @@ describe('createBrowserHandler', () => {
       ['/repo/api/v1/manifest.json', 'no-cache'],
       ['/repo/api/v1/categories/index.json', undefined],
     ]);
+  });
+
+  it('with prefetchManifest, reads the manifest before any request, once, and answers with it', async () => {
+    const manifest = { format: FORMAT_VERSION, pageSize: 20, skillCount: 0, locales: ['en'], categories: [], platforms: [], lists: { all: 0 } };
+    const calls: string[] = [];
+    let release: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const fakeFetch = (async (input: RequestInfo | URL) => {
+      const url = new URL(String(input));
+      calls.push(url.pathname);
+      if (url.pathname.endsWith('/manifest.json')) {
+        await held;
+        return Response.json(manifest);
+      }
+      return url.pathname.endsWith('/categories/index.json') ? Response.json({ data: [] }) : new Response('not found', { status: 404 });
+    }) as typeof fetch;
+    const handle = createBrowserHandler(`${ORIGIN}/`, fakeFetch, { prefetchManifest: true });
+    // Asked for at creation, before any request.
+    expect(calls).toEqual(['/api/v1/manifest.json']);
+    const answer = handle(new Request(`${ORIGIN}/api/v1/categories`));
+    release!();
+    expect((await answer).status).toBe(200);
+    // The request joined the read under way: the manifest was fetched once.
+    expect(calls).toEqual(['/api/v1/manifest.json', '/api/v1/categories/index.json']);
+  });
+
+  it('with prefetchManifest, a failed early read is read again by the first request', async () => {
+    const manifest = { format: FORMAT_VERSION, pageSize: 20, skillCount: 0, locales: ['en'], categories: [], platforms: [], lists: { all: 0 } };
+    let manifestReads = 0;
+    const fakeFetch = (async (input: RequestInfo | URL) => {
+      const url = new URL(String(input));
+      if (url.pathname.endsWith('/manifest.json')) {
+        manifestReads++;
+        if (manifestReads === 1) throw new TypeError('offline');
+        return Response.json(manifest);
+      }
+      return url.pathname.endsWith('/categories/index.json') ? Response.json({ data: [] }) : new Response('not found', { status: 404 });
+    }) as typeof fetch;
+    const handle = createBrowserHandler(`${ORIGIN}/`, fakeFetch, { prefetchManifest: true });
+    // expect.poll resolves on a later task: the failed read has settled (and been forgotten) by then.
+    await expect.poll(() => manifestReads).toBe(1);
+    const response = await handle(new Request(`${ORIGIN}/api/v1/categories`));
+    expect(response.status).toBe(200);
+    expect(manifestReads).toBe(2);
+  });
+
+  describe('with the search root embedded (sw.js)', () => {
+    /** A site of `skills` served by a fetch that holds the manifest until `release()`, recording every path asked for. */
+    async function site(skills: ReturnType<typeof makeSkill>[]) {
+      const built = await buildIndex(skills, { chunkBytes: 200, inlineMax: 3, packBytes: 16 });
+      const manifest: Manifest = { ...built.manifest, search: { root: built.manifest.search!.root } };
+      const calls: string[] = [];
+      let release = (): void => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const fetch = (async (input: RequestInfo | URL) => {
+        const path = new URL(String(input)).pathname.slice(1);
+        calls.push(path);
+        if (path === 'api/v1/manifest.json') {
+          await held;
+          return Response.json(manifest);
+        }
+        const body = built.files.get(path);
+        return body === undefined ? new Response('not found', { status: 404 }) : Response.json(body);
+      }) as typeof globalThis.fetch;
+      return { built, search: built.manifest.search!, calls, release: () => release(), fetch };
+    }
+    const skills = Array.from({ length: 40 }, (_, i) => makeSkill(i, { name: `tool ${i % 7} kit`, description: `shared words ${i % 3} docker`, stars: i }));
+    const searchUrl = `${ORIGIN}/api/v1/skills/search?q=${encodeURIComponent('docker tool')}&limit=5`;
+
+    it('starts a search before the manifest arrives, answers as without it, and fetches no file twice', async () => {
+      const plain = await site(skills);
+      const plainHandle = createBrowserHandler(`${ORIGIN}/`, plain.fetch);
+      const plainAnswer = plainHandle(new Request(searchUrl));
+      plain.release();
+      const expected = await (await plainAnswer).json();
+
+      const early = await site(skills);
+      const handle = createBrowserHandler(`${ORIGIN}/`, early.fetch, { prefetchManifest: true, search: early.search });
+      const answer = handle(new Request(searchUrl));
+      // Term chunks and then summary shards are asked for while the manifest is still held.
+      await expect.poll(() => early.calls.some((p) => /_search\/d\./.test(p))).toBe(true);
+      expect(early.calls.some((p) => /_search\/t\./.test(p))).toBe(true);
+      early.release();
+      const response = await answer;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ...expected, meta: { ...expected.meta, took: expect.any(Number) } });
+      expect(early.calls.length).toBe(new Set(early.calls).size);
+      // The root came with sw.js: its file is never read.
+      expect(early.calls).not.toContain(early.search.root);
+      // The same files as the handler without the early search, plus none.
+      expect(new Set(early.calls)).toEqual(new Set(plain.calls.filter((p) => p !== plain.search.root)));
+    });
+
+    it('starts an autocomplete before the manifest arrives too, and answers as without it', async () => {
+      const url = `${ORIGIN}/api/v1/skills/autocomplete?q=${encodeURIComponent('docker to')}&limit=3`;
+      const plain = await site(skills);
+      const plainAnswer = createBrowserHandler(`${ORIGIN}/`, plain.fetch)(new Request(url));
+      plain.release();
+      const expected = await (await plainAnswer).json();
+      expect((expected as { data: unknown[] }).data.length).toBeGreaterThan(0);
+
+      const early = await site(skills);
+      const answer = createBrowserHandler(`${ORIGIN}/`, early.fetch, { prefetchManifest: true, search: early.search })(new Request(url));
+      await expect.poll(() => early.calls.some((p) => /_search\/t\./.test(p))).toBe(true);
+      early.release();
+      const response = await answer;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(expected);
+      expect(early.calls.length).toBe(new Set(early.calls).size);
+      expect(early.calls).not.toContain(early.search.root);
+    });
+
+    it('a search with a filter starts nothing early (only q, page and limit do)', async () => {
+      const early = await site(skills);
+      const answer = createBrowserHandler(`${ORIGIN}/`, early.fetch, { prefetchManifest: true, search: early.search })(
+        new Request(`${searchUrl}&minStars=1`),
+      );
+      // expect.poll resolves on a later task: by then an early search would have asked for chunks.
+      await expect.poll(() => early.calls.includes('api/v1/manifest.json')).toBe(true);
+      expect(early.calls.filter((p) => p.includes('/_search/'))).toEqual([]);
+      early.release();
+      expect((await answer).status).toBe(200);
+    });
+
+    it('a manifest naming another root (a newer deploy) is what the answer follows', async () => {
+      const old = await site(skills.map((s) => ({ ...s, description: 'nothing here' })));
+      const current = await site(skills);
+      // sw.js of the old build, files and manifest of the current one.
+      const handle = createBrowserHandler(`${ORIGIN}/`, current.fetch, { prefetchManifest: true, search: old.search });
+      const answer = handle(new Request(searchUrl));
+      current.release();
+      const response = await answer;
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { data: unknown[]; pagination: { total: number } };
+      expect(body.pagination.total).toBeGreaterThan(0);
+      expect(current.calls).toContain(current.search.root);
+    });
   });
 });

@@ -16,6 +16,7 @@ import { writeSite } from '../builder/site.ts';
 import type { OutputWriter } from '../builder/output.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
 import { fsLoader } from '../src/node/fs-loader.ts';
+import type { SearchRoot } from '../src/search/format.ts';
 import { CHROMIUM_ARGS, ROOT, copyContent, findChromium, localContext, openView, startServeCli, tempDir, type ServeCli, type TempDir } from './helpers/browser-setup.ts';
 
 const CHROMIUM = findChromium();
@@ -107,7 +108,10 @@ describe.skipIf(CHROMIUM === undefined)('demo page and Service Worker in Chromiu
       writeFile: overwrite,
       copyFile: async (path, source) => overwrite(path, await fs.readFile(source)),
     };
-    await writeSite(writer, { base: '/demo/' });
+    // As a build with --base /demo/ writes it: the search root embedded in sw.js.
+    const { search } = JSON.parse(await fs.readFile(join(out, 'api/v1/manifest.json'), 'utf8')) as { search: { root: string } };
+    const index = JSON.parse(await fs.readFile(join(out, search.root), 'utf8')) as SearchRoot;
+    await writeSite(writer, { base: '/demo/', search: { root: search.root, index } });
 
     [server, subServer] = await Promise.all([startServeCli(out), startServeCli(join(temp.dir, 'sub'))]);
     await fs.mkdir(ARTIFACTS, { recursive: true });

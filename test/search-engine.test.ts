@@ -13,6 +13,7 @@ import type { SkillRecord } from '../builder/model.ts';
 import { isApiError } from '../src/errors.ts';
 import { FIELD_BIT, isTypoOf, terms, type Field } from '../src/search/options.ts';
 import { parseQuery, type Clause } from '../src/search/query.ts';
+import { postingsPackNames, searchFilePath, type SearchRoot, type TermPack } from '../src/search/format.ts';
 import { SearchResponse } from '../src/schemas.ts';
 import {
   allIds,
@@ -623,7 +624,8 @@ describe('what a query loads', () => {
     const changed = (x: Built, y: Built): string[] =>
       [...y.files.keys()].filter((p) => !x.files.has(p) || JSON.stringify(x.files.get(p)) !== JSON.stringify(y.files.get(p)));
     const shards = changed(a, b).filter((p) => /\/d\./.test(p));
-    expect(shards.length).toBeLessThanOrEqual(16);
+    // One group of shards (32 by default), out of the 50 shards of 4 skills.
+    expect(shards.length).toBeLessThanOrEqual(b.manifest.search!.index!.summaries.group);
     expect(shards.length).toBeGreaterThan(0);
     // Terms of the description: `revised` is new, and the chunks holding `helper` and `100`.
     const others = changed(a, b).filter((p) => !/\/[dr]\./.test(p));
@@ -640,6 +642,30 @@ describe('what a query loads', () => {
     for (const path of a.files.keys()) expect(path).toMatch(/^api\/v1\/skills\/_search\/[a-z]\.[0-9a-f]{16}(\.\d+)?\.json$/);
   });
 
+  it('postings packs are named by their chunk (format 5): the root lists their terms, an edit of one renames its chunk', async () => {
+    const skills = Array.from({ length: 40 }, (_, i) => makeSkill(i, { name: `tool ${i % 7} kit`, description: `shared words ${i % 3} here`, stars: i % 5 }));
+    const tiny = { chunkBytes: 60, inlineMax: 3, packBytes: 16 };
+    const a = await buildIndex(skills, tiny);
+    const root = a.manifest.search!.index!;
+    expect(root.packs.length).toBeGreaterThan(3);
+    for (const pack of root.packs) expect(pack).toHaveLength(2);
+    const names = postingsPackNames(root);
+    const written = [...a.files.keys()].filter((p) => /\/p\./.test(p)).map((p) => p.replace(/^.*\/(p\..*)\.json$/, '$1'));
+    expect(names.sort()).toEqual(written.sort());
+    // Each pack holds the terms the root names for it, and belongs to the chunk whose range holds them.
+    postingsPackNames(root).forEach((name, i) => {
+      const pack = a.files.get(searchFilePath(name)) as TermPack;
+      expect([pack.terms[0], pack.terms[pack.terms.length - 1]]).toEqual(root.packs[i]);
+      expect(root.termFiles).toContain(`t.${name.split('.')[1]}`);
+    });
+    // One more skill with the most frequent word: its pack changes, so its chunk is renamed with it.
+    const b = await buildIndex([...skills, makeSkill(40, { name: 'shared', description: 'shared', stars: 0 })], tiny);
+    const rootB = b.manifest.search!.index!;
+    const chunkOf = (r: typeof root, term: string): string => r.termFiles[r.termFirst.filter((f) => f <= term).length - 1]!;
+    expect(chunkOf(rootB, 'shared')).not.toBe(chunkOf(root, 'shared'));
+    expect(await b.engine.search(new URLSearchParams({ q: 'shared' }))).toMatchObject({ pagination: { total: 41 } });
+  });
+
   it('a search index of another format is a SERVER_ERROR naming both formats', async () => {
     const built = await buildIndex([makeSkill(0, { name: 'helm' })]);
     const root = built.manifest.search!.root;
@@ -651,12 +677,15 @@ describe('what a query loads', () => {
       expect.unreachable();
     } catch (error) {
       expect(isApiError(error) && error.code).toBe('SERVER_ERROR');
-      expect((error as Error).message).toMatch(/format 2; this runtime reads format 4: rebuild the output/);
+      expect((error as Error).message).toMatch(/format 2; this runtime reads format 5: rebuild the output/);
     }
-    // The same check applies to the manifest's copy: an index of format 3 is refused.
-    const copy = { ...(built.files.get(root) as object), format: 3 } as NonNullable<typeof built.manifest.search>['index'];
-    built.manifest.search = { root, index: copy };
-    await expect(built.fresh().search(new URLSearchParams({ q: 'helm' }))).rejects.toThrow(/format 3; this runtime reads format 4: rebuild the output/);
+    // The same check applies to the manifest's copy: indexes of format 3 and 4 are refused.
+    const rootFile = built.files.get(root) as object;
+    for (const format of [3, 4]) {
+      const copy = { ...rootFile, format } as SearchRoot;
+      built.manifest.search = { root, index: copy };
+      await expect(built.fresh().search(new URLSearchParams({ q: 'helm' }))).rejects.toThrow(`format ${format}; this runtime reads format 5: rebuild the output`);
+    }
   });
 
   it('a missing index file is a SERVER_ERROR naming it, and a manifest without search is SERVER_ERROR', async () => {

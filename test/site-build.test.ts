@@ -1,8 +1,15 @@
 /**
- * The site files of builder/site.ts, in Node: the `--base` check and the `_headers` file.
+ * The site files of builder/site.ts, in Node: the `--base` check, the `_headers` file and the
+ * search root embedded in sw.js.
  */
+import { promises as fs } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { headersFile, normalizeBase } from '../builder/site.ts';
+import { runBuild } from '../builder/build.ts';
+import type { OutputWriter } from '../builder/output.ts';
+import { headersFile, normalizeBase, writeSite } from '../builder/site.ts';
+import type { Manifest, SearchManifest } from '../src/manifest.ts';
 
 describe('normalizeBase', () => {
   it.each([
@@ -99,5 +106,46 @@ describe('headersFile', () => {
       '/api/v1/skills/_search/d.0123abcd.4.json',
     ];
     for (const path of paths) expect(rules.filter((rule) => rule.test(path)), path).toHaveLength(1);
+  });
+});
+
+describe('the search root in sw.js', () => {
+  /** The text files writeSite writes, by path. */
+  async function site(search?: SearchManifest): Promise<Map<string, string>> {
+    const files = new Map<string, string>();
+    const writer: OutputWriter = {
+      emit: async (path, data) => void files.set(path, JSON.stringify(data)),
+      writeFile: async (path, data) => void files.set(path, typeof data === 'string' ? data : Buffer.from(data).toString('utf8')),
+      copyFile: async (path, source) => void files.set(path, await fs.readFile(source, 'utf8')),
+    };
+    await writeSite(writer, { base: '/', ...(search === undefined ? {} : { search }) });
+    return files;
+  }
+
+  it('sw.js carries the search entry as a JSON string, and only sw.js; none without an entry', async () => {
+    const search = { root: 'api/v1/skills/_search/r.0123456789abcdef.json', index: { format: 5, docs: 1, termFirst: ['a'], termFiles: ['t.x'], packs: [] } } as unknown as SearchManifest;
+    const files = await site(search);
+    expect(files.get('sw.js')).toContain(JSON.stringify(JSON.stringify(search)));
+    for (const script of ['api.js', 'app.js']) expect(files.get(script)).not.toContain('r.0123456789abcdef');
+    const none = await site();
+    expect(none.get('sw.js')).not.toContain('__skills_api_search__');
+    expect(none.get('sw.js')).not.toContain('"root":');
+  });
+
+  it('a build with the site moves the root copy from the manifest into sw.js; one without keeps it in the manifest', async () => {
+    const dir = await fs.mkdtemp(join(tmpdir(), 'site-build-'));
+    try {
+      await runBuild({ contentDir: 'content', outDir: join(dir, 'site'), sourceDateEpoch: undefined });
+      await runBuild({ contentDir: 'content', outDir: join(dir, 'bare'), site: false, sourceDateEpoch: undefined });
+      const read = async (path: string): Promise<unknown> => JSON.parse(await fs.readFile(join(dir, path), 'utf8'));
+      const withSite = (await read('site/api/v1/manifest.json')) as Manifest;
+      const bare = (await read('bare/api/v1/manifest.json')) as Manifest;
+      expect(withSite.search).toEqual({ root: bare.search!.root });
+      const root = await read(`site/${bare.search!.root}`);
+      expect(bare.search!.index).toEqual(root);
+      expect(await fs.readFile(join(dir, 'site/sw.js'), 'utf8')).toContain(JSON.stringify(JSON.stringify({ root: bare.search!.root, index: root })));
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });

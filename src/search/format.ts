@@ -8,14 +8,17 @@
  * alone encodes ranking factors (3) and (4) and the final tie by id, and `stars ≥ X` is a prefix.
  *
  * - root `r.<hash>.json` (`SearchRoot`, path in `manifest.search.root`, and a copy of it in
- *   `manifest.search.index` so a cold search starts with the term chunks): document count, the
- *   first term and file of every term chunk and of every postings pack, the summary shards, the
- *   filter files.
+ *   `sw.js`, or in `manifest.search.index` for a build without the site, so a cold search starts
+ *   with the term chunks): document count, the
+ *   first term and file of every term chunk, the first and last term of every postings pack, the
+ *   summary shards, the filter files.
  * - term chunk `t.<hash>.json` (`TermChunk`): a range of the sorted terms; per term its postings
  *   inline, or `=<df>` when they are long and live in a postings pack the root lists; and the
- *   positions packs of its terms.
- * - postings pack `p.<hash>.json` (`TermPack`): long postings of a run of consecutive terms. The
- *   root lists them (format 4), so a word's pack is fetched together with its chunk.
+ *   positions packs of its terms. `<hash>` is a hash of the chunk and its postings packs together.
+ * - postings pack `p.<hash>.<k>.json` (`TermPack`): long postings of a run of consecutive terms of
+ *   one chunk, the `k`-th pack of chunk `t.<hash>` (format 5: named by its chunk, so the root lists
+ *   packs by their terms alone). The root lists them (format 4), so a word's pack is fetched
+ *   together with its chunk.
  * - positions pack `q.<hash>.json` (`TermPack`): where each term occurs (codec.ts positions), read
  *   only by phrase queries: either the whole positions of a run of consecutive terms, or one piece
  *   of the positions of a term too long for one pack (the positions of a range of its postings).
@@ -36,7 +39,7 @@
 import { API_PREFIX } from '../paths.ts';
 
 /** Version of the search files; the runtime refuses another. */
-export const SEARCH_FORMAT = 4;
+export const SEARCH_FORMAT = 5;
 
 /** Folder of every search file. */
 export const SEARCH_DIR = `${API_PREFIX}/skills/_search`;
@@ -52,6 +55,26 @@ export function summaryShardName(summaries: SearchRoot['summaries'], i: number):
   return group === undefined ? undefined : `d.${group}.${i}`;
 }
 
+/**
+ * The file name of every postings pack of `root`, in the order of `root.packs` (format 5): pack
+ * `k` of the chunk `t.<hash>` holding its first term is `p.<hash>.<k>`, `k` counted from 0 among
+ * the packs of that chunk.
+ */
+export function postingsPackNames(root: Pick<SearchRoot, 'termFirst' | 'termFiles' | 'packs'>): string[] {
+  const names: string[] = [];
+  let chunk = -1;
+  let k = 0;
+  // Both lists are sorted: one walk finds each pack's chunk (the last whose first term is ≤ its own).
+  let at = 0;
+  for (const [first] of root.packs) {
+    while (at + 1 < root.termFirst.length && root.termFirst[at + 1]! <= first) at++;
+    k = at === chunk ? k + 1 : 0;
+    chunk = at;
+    names.push(`p.${(root.termFiles[at] ?? '').slice(2)}.${k}`);
+  }
+  return names;
+}
+
 /** Entry file of the index. */
 export interface SearchRoot {
   format: number;
@@ -62,11 +85,12 @@ export interface SearchRoot {
   /** File name of each term chunk. */
   termFiles: string[];
   /**
-   * Postings packs (format 4): first term, last term and file of each, sorted by first term. The
-   * long postings of a term are in the last pack whose first term is at most the term; a term
-   * after that pack's last term has its postings inline in its chunk (no pack to fetch).
+   * Postings packs (format 4): first and last term of each, sorted by first term. The long
+   * postings of a term are in the last pack whose first term is at most the term; a term after
+   * that pack's last term has its postings inline in its chunk (no pack to fetch). Each pack's file
+   * is named by its chunk (format 5, `postingsPackNames`).
    */
-  packs: Array<[first: string, last: string, file: string]>;
+  packs: Array<[first: string, last: string]>;
   /**
    * Summary shards (format 4): `size` documents each; shard `i` is file `d.${groups[g]}.${i}` with
    * `g = floor(i / group)`, `groups[g]` a hash of that group's shards.

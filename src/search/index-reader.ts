@@ -16,6 +16,7 @@ import { PositionTable, countVarints, decodePositions, decodePostings, decodeVar
 import {
   POSITION_STREAMS,
   SEARCH_FORMAT,
+  postingsPackNames,
   searchFilePath,
   summaryShardName,
   type FilterFile,
@@ -64,7 +65,7 @@ function isStringArray(value: unknown): value is string[] {
 }
 
 function isPackRefs(value: unknown): value is SearchRoot['packs'] {
-  return Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 3 && p.every((x) => typeof x === 'string'));
+  return Array.isArray(value) && value.every((p) => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'string'));
 }
 
 function isPositionRefs(value: unknown): value is PositionRefs {
@@ -84,7 +85,7 @@ export class IndexReader {
   private readonly files = new Lru<Promise<unknown>>(MAX_FILES);
   private readonly decoded = new Lru<Postings>(MAX_DECODED);
   private readonly dfs = new WeakMap<TermChunk, Int32Array>();
-  private readonly packFirsts = new WeakMap<SearchRoot, string[]>();
+  private readonly packLists = new WeakMap<SearchRoot, { firsts: string[]; names: string[] }>();
   private readonly memo = new Lru<Promise<unknown>>(MAX_MEMO);
   private readonly phrases = new Lru<Uint8Array>(MAX_VERIFIED_BYTES);
   private readonly states = new Lru<Uint8Array>(MAX_STATE_BYTES);
@@ -95,7 +96,7 @@ export class IndexReader {
     private readonly rootPath: string,
     /** How loads under way are shared between concurrent requests (src/in-flight.ts). */
     private readonly inFlight: InFlight = 'shared',
-    /** The manifest's copy of the root (`manifest.search.index`): no request for the root. */
+    /** A copy of the root (`manifest.search.index`, or the one sw.js carries): no request for the root. */
     private readonly rootCopy?: unknown,
   ) {}
 
@@ -211,22 +212,22 @@ export class IndexReader {
    * fetched for a term whose postings turn out inline is the price; docs/search-index.md).
    */
   private prefetchPacks(root: SearchRoot, from: string, to: string): void {
-    const firsts = this.firstsOf(root);
+    const { firsts, names } = this.packsOf(root);
     // The pack whose range holds `from`, and the next one when it starts within [from, to].
     const at = upperBound(firsts, from) - 1;
     for (const i of [at, at + 1]) {
       const pack = root.packs[i];
       if (pack === undefined || pack[1] < from || pack[0] > to) continue;
       // Errors surface when the postings are read; this load is only started early.
-      this.pack(pack[2]).catch(() => undefined);
+      this.pack(names[i]!).catch(() => undefined);
     }
   }
 
-  /** The first term of every postings pack of `root` (computed once). */
-  private firstsOf(root: SearchRoot): string[] {
-    let firsts = this.packFirsts.get(root);
-    if (firsts === undefined) this.packFirsts.set(root, (firsts = root.packs.map((p) => p[0])));
-    return firsts;
+  /** The first term and the file name of every postings pack of `root` (computed once). */
+  private packsOf(root: SearchRoot): { firsts: string[]; names: string[] } {
+    let lists = this.packLists.get(root);
+    if (lists === undefined) this.packLists.set(root, (lists = { firsts: root.packs.map((p) => p[0]), names: postingsPackNames(root) }));
+    return lists;
   }
 
   /**
@@ -321,7 +322,8 @@ export class IndexReader {
 
   /** Postings of `term` from the postings pack that holds them. */
   private async packedPostings(root: SearchRoot, term: string): Promise<string> {
-    const name = root.packs[rangeIndex(this.firstsOf(root), term)]?.[2];
+    const { firsts, names } = this.packsOf(root);
+    const name = root.packs.length === 0 ? undefined : names[rangeIndex(firsts, term)];
     if (name === undefined) throw broken(`postings of ${JSON.stringify(term)}`);
     const pack = await this.pack(name);
     const index = sortedIndexOf(pack.terms, term);

@@ -100,7 +100,7 @@ function now(): number {
  * INVALID_PARAMS naming every bad parameter, the query codes of docs/decisions.md §5, SERVER_ERROR when
  * the build wrote no search index or a file of it is missing.
  */
-export function createSearchEngine(loader: Loader, manifest: Manifest, inFlight: InFlight = 'shared', slicer: () => Slicer = noSlicer): SearchEngine {
+export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'search'>, inFlight: InFlight = 'shared', slicer: () => Slicer = noSlicer): SearchEngine {
   const reader = manifest.search === undefined ? undefined : new IndexReader(loader, manifest.search.root, inFlight, manifest.search.index);
   const index = (): IndexReader => {
     if (reader === undefined) throw new ApiError('SERVER_ERROR', 'Search is not available: the search index was not built');
