@@ -15,8 +15,9 @@
  * about `packBytes`, so a phrase query fetches only the pieces of its candidates.
  *
  * Memory stays near the size of the token stream: each document becomes one Int32Array of term
- * numbers (words are found by `scanWords` and looked up by their characters in `WordIds`: no
- * string per word of text); the occurrences of one range of terms at a time (at most `occurrenceBatch`) are
+ * numbers (builder/search-corpus.ts: words are found by `scanWords` and looked up by their
+ * characters, no string per word of text; an incremental build takes an unchanged document's
+ * numbers from its token cache); the occurrences of one range of terms at a time (at most `occurrenceBatch`) are
  * gathered by term into flat typed arrays, then encoded as postings and positions. Chunks are
  * written as they fill up, every file named by a hash of its content. Output depends only on the
  * input.
