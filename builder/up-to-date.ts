@@ -8,8 +8,9 @@
  * SKILL.md files takes longer than the whole check may): categories.json, platforms.json and the
  * change log by device, inode, type, size, and modification and change times (to a fraction of a
  * microsecond), every skill folder by every file below it (builder/folder-stamp.ts), plus the
- * listing of `skills/` and of every owner folder. A write that keeps size and both times cannot be told apart; so a record is only kept
- * when every input is older than `SETTLE_MS` when the build starts (a file changed again within
+ * listing of `skills/` and of every owner folder. A write that keeps size and both times cannot
+ * be told apart; so a record is only kept when every input is older than `SETTLE_MS` when the
+ * build starts (a file changed again within
  * the file system's clock tick of the build reading it is the case left), otherwise the next build
  * reads everything as before. The output is compared by the identity of its folder and of its
  * manifest (device, inode, size, modification time): another build, a clean one included, replaces both; an
