@@ -12,9 +12,8 @@
  * (builder/up-to-date.ts). The change log in the content folder gets this build's changes right
  * before the swap or commit (builder/changes.ts).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { Manifest } from '../src/manifest.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { defaultCacheDir, readLoadCache, writeLoadCache } from './build-cache.ts';
@@ -25,7 +24,7 @@ import { loadContent } from './load-content.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { Problem, SkillRecord } from './model.ts';
 import { recoverOutput, writeAtomically } from './output.ts';
-import { readOutputRecord, readSkillFilesRecord, writeOutputRecord, writeSkillFilesRecord } from './output-record.ts';
+import { outputCacheFile, readOutputRecord, readSkillFilesRecord, writeOutputRecord, writeSkillFilesRecord } from './output-record.ts';
 import { formatProblem } from './problems.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
@@ -117,7 +116,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   }
   // Nothing changed since the build that wrote this output (builder/up-to-date.ts): answer from its
   // record, reading no skill and touching nothing.
-  const check = incremental ? upToDateCheck(options, out, builtAt) : undefined;
+  const check = incremental ? upToDateCheck(options, out, cacheDir, builtAt) : undefined;
   if (check !== undefined) {
     const report = upToDate(cacheDir, check.root, out, check.key, check.stamp);
     if (report !== undefined) {
@@ -168,7 +167,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     const keptDetail = skillFiles === undefined || shared === undefined ? undefined : (skill: SkillRecord) => keepDetail(skillFiles, writer, skill, shared);
     const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail);
     progress('building the search index');
-    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: tokenCacheFile(cacheDir, out), code: buildCodeHash() } : undefined);
+    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: outputCacheFile(cacheDir, out, 'search-tokens', '.bin'), code: buildCodeHash() } : undefined);
     const changeCount = await emitChangePages(changes, emit);
     progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
     if (options.site !== false) {
@@ -234,11 +233,6 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   };
 }
 
-/** The search token cache of the builds into `out` (builder/search-corpus.ts). */
-function tokenCacheFile(cacheDir: string, out: string): string {
-  return join(cacheDir, `search-tokens-${createHash('sha256').update(out).digest('hex').slice(0, 16)}.bin`);
-}
-
 /** Skill folders a later build can re-use: every folder this load has a result of. */
 function fromCacheTotal(cache: { skills: ReadonlyMap<string, unknown> } | undefined): number {
   return cache?.skills.size ?? 0;
@@ -249,7 +243,7 @@ function fromCacheTotal(cache: { skills: ReadonlyMap<string, unknown> } | undefi
  * content folder's real path, the key of the options and build code, and the inputs' stamps.
  * Undefined when the content folder cannot be resolved (the build then reports it).
  */
-function upToDateCheck(options: BuildOptions, out: string, builtAt: string | undefined): { root: string; key: string; stamp: InputStamp; log: string } | undefined {
+function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, builtAt: string | undefined): { root: string; key: string; stamp: InputStamp; log: string } | undefined {
   let root: string;
   try {
     root = realpathSync.native(options.contentDir);
@@ -265,7 +259,7 @@ function upToDateCheck(options: BuildOptions, out: string, builtAt: string | und
     quality: options.quality !== false,
     builtAt: builtAt ?? null,
   });
-  const stamp = stampInputs(root, options.incremental === true ? resolve(options.cacheDir ?? defaultCacheDir()) : undefined);
+  const stamp = stampInputs(root, cacheDir);
   return { root, key, stamp, log: stamp.log };
 }
 

@@ -159,9 +159,11 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
   skipped.sort(compareCodeUnits);
   // Quality looks at every skill at once (copies); the build cache stores records without it.
   const computed = await quality?.finish(skills, cachedSignals);
-  // Every record's signals, for the next build's cache.
   if (computed !== undefined) {
     for (const skill of skills) {
+      // Set in place: a copy would read the SKILL.md text of every record restored without it.
+      skill.checks = computed.checks.get(skill.id)!;
+      // Every record's signals, for the next build's cache.
       const entry = context.next.get(skill.dir);
       const signals = computed.signals.get(skill.id);
       if (entry === undefined || signals === undefined || entry.signals === signals) continue;
@@ -169,8 +171,6 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
       delete entry.line;
     }
   }
-  // Set in place: a copy would read the SKILL.md text of every record restored without it.
-  if (computed !== undefined) for (const skill of skills) skill.checks = computed.checks.get(skill.id)!;
   return {
     content: { skills, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], ...(computed === undefined ? {} : { quality: computed.report }) },
     problems,

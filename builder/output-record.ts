@@ -41,8 +41,16 @@ function outputIdentity(out: string): string | undefined {
   return `${resolve(out)}\0${id(folder)}\0${id(manifest)}:${manifest.size}:${manifest.mtimeNs}`;
 }
 
+/**
+ * A file in `cacheDir` kept for the builds into output `out`: `<name>-<hash of out's path><extension>`
+ * (the output record, the skill-files record, the search token cache).
+ */
+export function outputCacheFile(cacheDir: string, out: string, name: string, extension: string): string {
+  return join(resolve(cacheDir), `${name}-${createHash('sha256').update(resolve(out)).digest('hex').slice(0, 16)}${extension}`);
+}
+
 function recordFile(cacheDir: string, out: string): string {
-  return join(resolve(cacheDir), `output-${createHash('sha256').update(resolve(out)).digest('hex').slice(0, 16)}.txt`);
+  return outputCacheFile(cacheDir, out, 'output', '.txt');
 }
 
 /** The record of `out` when it still describes the folder there; undefined otherwise. */
@@ -113,7 +121,7 @@ export interface StoredSkillFiles {
 }
 
 function skillFilesFile(cacheDir: string, out: string): string {
-  return recordFile(cacheDir, out).replace(/\/output-([0-9a-f]+)\.txt$/, '/skill-files-$1.ndjson');
+  return outputCacheFile(cacheDir, out, 'skill-files', '.ndjson');
 }
 
 /**

@@ -195,7 +195,7 @@ function recordFile(cacheDir: string, root: string, out: string): string {
  * normalized by the caller), the generator, and the build code with its dependencies' versions.
  */
 export function buildKey(options: Record<string, unknown>): string {
-  return sha256(JSON.stringify({ options, generator: GENERATOR, code: codeHash() }));
+  return sha256(JSON.stringify({ options, generator: GENERATOR, code: buildCodeHash() }));
 }
 
 /**
@@ -247,17 +247,12 @@ export function rememberBuild(cacheDir: string, root: string, out: string, key: 
 
 let code: string | undefined;
 
-/** `codeHash`, for the other caches of `--incremental` whose entries depend on the build code. */
-export function buildCodeHash(): string {
-  return codeHash();
-}
-
 /**
  * SHA-256 of the build and runtime code (every file under `builder/` and `src/`, `.ts` in a clone,
  * `.js` in the package) and of the versions of the runtime dependencies, so a changed build never
- * answers from a record of the old one.
+ * answers from a record of the old one; it keys the search token cache the same way.
  */
-function codeHash(): string {
+export function buildCodeHash(): string {
   if (code !== undefined) return code;
   const hash = createHash('sha256');
   const here = dirname(fileURLToPath(import.meta.url));
