@@ -78,21 +78,28 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['merge', 'combine', 'concatenate'],
 ];
 
-/** Per stem of a one-word member: the other members of its groups, each as its folded terms. */
-const ALTERNATIVES: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
+/**
+ * Per stem of a one-word member: the other members of its groups, each as its folded terms. Made
+ * at the first search, not as the code loads: stemming the table is most of what evaluating the
+ * Service Worker's script costs, and a worker started for a list or a detail never needs it.
+ */
+let alternatives: ReadonlyMap<string, readonly (readonly string[])[]> | undefined;
+
+function alternativesByStem(): ReadonlyMap<string, readonly (readonly string[])[]> {
+  if (alternatives !== undefined) return alternatives;
   const map = new Map<string, Map<string, string[]>>();
   for (const group of SYNONYMS) {
     const members = group.map((member) => terms(member)).filter((t) => t.length > 0);
     for (const member of members) {
       if (member.length !== 1) continue;
       const key = stemOf(member[0]!);
-      let alternatives = map.get(key);
-      if (alternatives === undefined) map.set(key, (alternatives = new Map()));
-      for (const other of members) if (other !== member) alternatives.set(other.join(' '), other);
+      let others = map.get(key);
+      if (others === undefined) map.set(key, (others = new Map()));
+      for (const other of members) if (other !== member) others.set(other.join(' '), other);
     }
   }
-  return new Map([...map].map(([key, alternatives]) => [key, [...alternatives.values()]]));
-})();
+  return (alternatives = new Map([...map].map(([key, others]) => [key, [...others.values()]])));
+}
 
 /**
  * The synonyms of a folded query term: each a list of terms (one word, or the words of a phrase),
@@ -100,5 +107,5 @@ const ALTERNATIVES: ReadonlyMap<string, readonly (readonly string[])[]> = (() =>
  */
 export function synonymsOf(term: string): ReadonlyArray<readonly string[]> {
   const stem = stemOf(term);
-  return (ALTERNATIVES.get(stem) ?? []).filter((alt) => !(alt.length === 1 && stemOf(alt[0]!) === stem));
+  return (alternativesByStem().get(stem) ?? []).filter((alt) => !(alt.length === 1 && stemOf(alt[0]!) === stem));
 }
