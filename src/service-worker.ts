@@ -9,6 +9,7 @@
  * exposes the handler as `globalThis.skillsDirectoryApi` for page-api.ts to call directly.
  */
 import { createBrowserHandler, embeddedSearch, isApiRequest, siteBasePath, type PageHandlerGlobal } from './browser-api.ts';
+import { prepareSynonyms } from './search/forms.ts';
 
 // The Service Worker types (lib "WebWorker") clash with the DOM ones this project compiles
 // against, so the little used here is declared locally.
@@ -41,7 +42,12 @@ if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceo
   // that ignore it before then.
   worker.skipWaiting().catch(() => undefined);
   worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting()));
-  worker.addEventListener('activate', (event) => event.waitUntil(worker.clients.claim()));
+  worker.addEventListener('activate', (event) => {
+    event.waitUntil(worker.clients.claim());
+    // Not part of activating (requests wait for that): done while the claimed page's first
+    // request is on its way, so a first search does not stem the synonym table itself.
+    setTimeout(prepareSynonyms, 0);
+  });
   worker.addEventListener('fetch', (event) => {
     // Not calling respondWith passes the request to the network: the page's own files and the
     // static `.json` files. The handler's own file fetches never come back here (a worker's

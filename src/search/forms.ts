@@ -85,6 +85,14 @@ export const SYNONYMS: readonly (readonly string[])[] = [
  */
 let alternatives: ReadonlyMap<string, readonly (readonly string[])[]> | undefined;
 
+/**
+ * Stem the synonym table now (it is otherwise stemmed at the first search): the Service Worker
+ * calls this once activated, while the page it now controls sends its first request.
+ */
+export function prepareSynonyms(): void {
+  alternativesByStem();
+}
+
 function alternativesByStem(): ReadonlyMap<string, readonly (readonly string[])[]> {
   if (alternatives !== undefined) return alternatives;
   const map = new Map<string, Map<string, string[]>>();
