@@ -167,7 +167,17 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     const keptDetail = skillFiles === undefined || shared === undefined ? undefined : (skill: SkillRecord) => keepDetail(skillFiles, writer, skill, shared);
     const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail);
     progress('building the search index');
-    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: outputCacheFile(cacheDir, out, 'search-tokens', '.bin'), code: buildCodeHash() } : undefined);
+    // Search files the live output keeps (an in-place build): their names are hashes of their bytes.
+    const keepSearch = outputRecord === undefined || writer.keep === undefined ? undefined : (paths: string[]): boolean => {
+      const files: Array<[string, string]> = [];
+      for (const path of paths) {
+        const key = outputRecord.get(path);
+        if (key === undefined) return false;
+        files.push([path, key]);
+      }
+      return writer.keep!(files);
+    };
+    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: outputCacheFile(cacheDir, out, 'search-tokens', '.bin'), code: buildCodeHash(), keep: keepSearch } : undefined);
     const changeCount = await emitChangePages(changes, emit);
     progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
     if (options.site !== false) {
