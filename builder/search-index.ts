@@ -81,8 +81,10 @@ const FULL_DESCRIPTION_MAX = 4_000;
 
 /** The document order: stars desc, updatedAt desc, id asc (ranking factors 3, 4, then id). */
 export function searchOrder(skills: readonly SkillRecord[]): SkillRecord[] {
+  // Each date parsed once, not in every comparison.
+  const updated = new Map(skills.map((s) => [s, Date.parse(s.updatedAt)]));
   return [...skills].sort(
-    (a, b) => b.stars - a.stars || Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || compareCodeUnits(a.id, b.id),
+    (a, b) => b.stars - a.stars || updated.get(b)! - updated.get(a)! || compareCodeUnits(a.id, b.id),
   );
 }
 

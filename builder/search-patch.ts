@@ -141,7 +141,18 @@ export async function patchTerms(input: PatchInput, changed: readonly number[]):
 
   const scan = new Scan(input, fresh, freshOf);
   const sortedAffected = [...affected].sort(compareCodeUnits);
-  const entries = scan.entries(sortedAffected);
+  // Gathered in the same pass: every term of the chunks the affected terms are (or would be) in
+  // and of the few after them, which a moved cut makes again; any other such term needs a second pass.
+  const chunkStarts: number[] = [];
+  for (let at = 0, c = 0; c < memo.chunks.length; at += memo.chunks[c++]!.count) chunkStarts.push(at);
+  const near = new Set<number>();
+  for (const term of sortedAffected) {
+    const c = Math.max(0, lastAtMost(chunkStarts, lowerBound(memo.terms, term)));
+    for (let k = c; k < Math.min(c + 4, memo.chunks.length); k++) near.add(k);
+  }
+  const gathered = new Set(sortedAffected);
+  for (const c of near) for (let i = chunkStarts[c]!; i < chunkStarts[c]! + memo.chunks[c]!.count; i++) gathered.add(memo.terms[i]!);
+  const entries = scan.entries([...gathered].sort(compareCodeUnits));
 
   // The new terms and their sizes: the memo's, those no document holds any more left out, the
   // affected ones with their new sizes; `old` is a term's index in the memo when unchanged.
@@ -206,7 +217,7 @@ export async function patchTerms(input: PatchInput, changed: readonly number[]):
     if (kept[c] !== undefined) return;
     for (let i = a; i < b; i++) if (!entries.has(terms[i]!)) missing.push(terms[i]!);
   });
-  for (const [term, entry] of scan.entries(missing)) entries.set(term, entry);
+  if (missing.length > 0) for (const [term, entry] of scan.entries(missing)) entries.set(term, entry);
 
   const writer = new ChunkWriter(opt, input.put, input.putAs);
   for (const [c, [a, b]] of cuts.entries()) {
@@ -263,42 +274,55 @@ class Scan {
       if (i !== undefined) fromCache[n] = i;
     });
     const fromFresh = Int32Array.from(this.fresh.terms, (term) => local.get(term) ?? -1);
+    // One pass over every token: the hits (document, token index, rank) of the wanted terms, in
+    // document and token order; then a counting sort by rank keeps that order within each term.
     const count = new Int32Array(terms.length);
+    let hitDoc = new Int32Array(1 << 16);
+    let hitAt = new Int32Array(1 << 16);
+    let hitRank = new Int32Array(1 << 16);
+    let hits = 0;
     for (let d = 0; d < docs.length; d++) {
       const { tokens, fresh } = this.tokensOf(d);
       const rank = fresh ? fromFresh : fromCache;
       for (let i = 0; i < tokens.length; i++) {
         const r = rank[tokens[i]!]!;
-        if (r >= 0) count[r]!++;
+        if (r < 0) continue;
+        if (hits === hitDoc.length) {
+          hitDoc = grow(hitDoc);
+          hitAt = grow(hitAt);
+          hitRank = grow(hitRank);
+        }
+        hitDoc[hits] = d;
+        hitAt[hits] = i;
+        hitRank[hits++] = r;
+        count[r]!++;
       }
     }
-    let n = 0;
     const next = new Int32Array(terms.length);
-    for (let r = 0; r < terms.length; r++) {
+    for (let r = 0, n = 0; r < terms.length; r++) {
       next[r] = n;
       n += count[r]!;
     }
-    const doc = new Int32Array(n);
-    const bit = new Uint8Array(n);
-    const position = new Int32Array(n);
-    for (let d = 0; d < docs.length; d++) {
-      const { tokens, fresh, description, content } = this.tokensOf(d);
-      const rank = fresh ? fromFresh : fromCache;
-      for (let i = 0; i < tokens.length; i++) {
-        const r = rank[tokens[i]!]!;
-        if (r < 0) continue;
-        const k = next[r]!++;
-        doc[k] = d;
-        if (i < description) {
-          bit[k] = FIELD_BIT.name;
-          position[k] = i;
-        } else if (i < content) {
-          bit[k] = FIELD_BIT.description;
-          position[k] = i - description;
-        } else {
-          bit[k] = FIELD_BIT.content;
-          position[k] = i - content;
-        }
+    const doc = new Int32Array(hits);
+    const bit = new Uint8Array(hits);
+    const position = new Int32Array(hits);
+    const starts = this.starts;
+    for (let h = 0; h < hits; h++) {
+      const d = hitDoc[h]!;
+      const i = hitAt[h]!;
+      const k = next[hitRank[h]!]!++;
+      const description = starts[d * 2]!;
+      const content = starts[d * 2 + 1]!;
+      doc[k] = d;
+      if (i < description) {
+        bit[k] = FIELD_BIT.name;
+        position[k] = i;
+      } else if (i < content) {
+        bit[k] = FIELD_BIT.description;
+        position[k] = i - description;
+      } else {
+        bit[k] = FIELD_BIT.content;
+        position[k] = i - content;
       }
     }
     const encoder = new TermEncoder(opt);
@@ -310,6 +334,37 @@ class Scan {
     }
     return found;
   }
+}
+
+/** A copy of `array` twice as long. */
+function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+/** Index of the first of `sorted` (by code unit) not before `term`. */
+function lowerBound(sorted: readonly string[], term: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < term) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the last of `sorted` (numbers, increasing) at most `n`; -1 when none is. */
+function lastAtMost(sorted: readonly number[], n: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= n) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
 }
 
 /** Write the delta token cache: the documents of `delta`, tokenized (few: `deltaMax` at most). */
