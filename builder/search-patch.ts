@@ -1,8 +1,8 @@
 /**
  * The search index of an `--incremental` build patched instead of made again
  * (builder/search-index.ts): when the documents are the same skills in the same search order as
- * the index the output holds and only a few changed, only the terms those documents hold (before
- * or after the change) are encoded again; the chunks are cut where a whole build would cut them
+ * the index the output holds and only a few changed, only the terms whose occurrences in those
+ * documents changed (field, position, the name's word count) are encoded again; the chunks are cut where a whole build would cut them
  * (the cuts depend only on each term's `entrySize`, kept per term), and a chunk whose terms are
  * the same and unchanged keeps its files in the output (they are named by a hash of their
  * content). The output is byte for byte the whole build's. Postings number documents by search
@@ -135,24 +135,19 @@ export async function patchTerms(input: PatchInput, changed: readonly number[]):
   const fresh = tokenizeCorpus(changedDocs);
   const freshOf = new Map(changed.map((d, i) => [d, i]));
 
-  // The terms whose entries change: those the changed documents held or hold.
-  const affected = new Set<string>(fresh.terms);
-  for (const d of changed) for (const t of cache.docs.get(memo.keys[d]!)!.tokens) affected.add(cache.terms[t]!);
-
+  // The terms whose entries change: those whose occurrences in a changed document changed.
+  const affected = new Set<string>();
+  for (const [i, d] of changed.entries()) {
+    const before = cache.docs.get(memo.keys[d]!)!;
+    const after = { tokens: fresh.tokens[i]!, description: fresh.starts[i * 2]!, content: fresh.starts[i * 2 + 1]! };
+    const was = occurrences(before, cache.terms);
+    const is = occurrences(after, fresh.terms);
+    for (const [term, signature] of was) if (is.get(term) !== signature) affected.add(term);
+    for (const [term, signature] of is) if (was.get(term) !== signature) affected.add(term);
+  }
   const scan = new Scan(input, fresh, freshOf);
   const sortedAffected = [...affected].sort(compareCodeUnits);
-  // Gathered in the same pass: every term of the chunks the affected terms are (or would be) in
-  // and of the few after them, which a moved cut makes again; any other such term needs a second pass.
-  const chunkStarts: number[] = [];
-  for (let at = 0, c = 0; c < memo.chunks.length; at += memo.chunks[c++]!.count) chunkStarts.push(at);
-  const near = new Set<number>();
-  for (const term of sortedAffected) {
-    const c = Math.max(0, lastAtMost(chunkStarts, lowerBound(memo.terms, term)));
-    for (let k = c; k < Math.min(c + 4, memo.chunks.length); k++) near.add(k);
-  }
-  const gathered = new Set(sortedAffected);
-  for (const c of near) for (let i = chunkStarts[c]!; i < chunkStarts[c]! + memo.chunks[c]!.count; i++) gathered.add(memo.terms[i]!);
-  const entries = scan.entries([...gathered].sort(compareCodeUnits));
+  const entries = scan.entries(sortedAffected);
 
   // The new terms and their sizes: the memo's, those no document holds any more left out, the
   // affected ones with their new sizes; `old` is a term's index in the memo when unchanged.
@@ -336,35 +331,28 @@ class Scan {
   }
 }
 
+/**
+ * Per term of one document, what its entry holds of the document: each occurrence's field and
+ * position in the field, and the name's word count when it is in the name (the name focus,
+ * builder/search-index.ts). A term whose text here is the same before and after an edit has the
+ * same entry (documents keep their numbers).
+ */
+function occurrences(doc: { tokens: Int32Array; description: number; content: number }, terms: readonly string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  const { tokens, description, content } = doc;
+  for (let i = 0; i < tokens.length; i++) {
+    const term = terms[tokens[i]!]!;
+    const at = i < description ? `n${i}|${description},` : i < content ? `d${i - description},` : `c${i - content},`;
+    found.set(term, (found.get(term) ?? '') + at);
+  }
+  return found;
+}
+
 /** A copy of `array` twice as long. */
 function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const bigger = new Int32Array(array.length * 2);
   bigger.set(array);
   return bigger;
-}
-
-/** Index of the first of `sorted` (by code unit) not before `term`. */
-function lowerBound(sorted: readonly string[], term: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < term) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** Index of the last of `sorted` (numbers, increasing) at most `n`; -1 when none is. */
-function lastAtMost(sorted: readonly number[], n: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! <= n) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
 }
 
 /** Write the delta token cache: the documents of `delta`, tokenized (few: `deltaMax` at most). */
