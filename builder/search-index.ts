@@ -124,7 +124,7 @@ export async function buildSearchIndex(
   const terms = incremental === undefined
     ? await writeTerms(tokenizeCorpus(docs), opt, put, putAs)
     : await incrementalTerms(docs, opt, put, putAs, { ...incremental, keep: incremental.keep === undefined ? undefined : keepAs(incremental.keep) }, (corpus) => writeTerms(corpus, opt, put, putAs));
-  const summaries = await writeSummaries(docs, opt.shardSize, opt.shardGroup, emit);
+  const summaries = await writeSummaries(docs, opt.shardSize, opt.shardGroup, emit, incremental?.keep);
   const filters = await writeFilters(docs, categories, put);
   const stars = await put('s', { stars: starsTable(docs) });
 
@@ -451,9 +451,10 @@ function cut(out: PositionsWriter, pieces: Pieces, start: number, next: number):
  * Summary shards `d.<hash>.<i>`, `shardSize` documents each, `<hash>` a hash of the shard's group
  * of `group` shards: a changed summary renames the shards of its group only, and the root lists
  * one name per group (at 10k skills and 32 shards of 2, 157 names: with 16, their hashes took
- * 3.1 of the root's 12 KB gzipped).
+ * 3.1 of the root's 12 KB gzipped). `keep` keeps a group's files in the live output (an
+ * incremental build), all or none.
  */
-async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, group: number, emit: Emit): Promise<SearchRoot['summaries']> {
+async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, group: number, emit: Emit, keep?: (paths: string[]) => boolean): Promise<SearchRoot['summaries']> {
   const shards: Array<{ docs: SummaryRow[] }> = [];
   for (let from = 0; from < docs.length; from += shardSize) {
     shards.push({
@@ -475,7 +476,14 @@ async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, g
     for (const shard of shards.slice(from, from + group)) digest.update(JSON.stringify(shard)).update('\n');
     summaries.groups.push(digest.digest('hex').slice(0, 16));
   }
-  for (const [i, shard] of shards.entries()) await emit(searchFilePath(summaryShardName(summaries, i)!), shard);
+  // A group's shards are named by its hash: an incremental build keeps those the output holds.
+  for (let from = 0; from < shards.length; from += group) {
+    const to = Math.min(from + group, shards.length);
+    const paths: string[] = [];
+    for (let i = from; i < to; i++) paths.push(searchFilePath(summaryShardName(summaries, i)!));
+    if (keep?.(paths) === true) continue;
+    for (let i = from; i < to; i++) await emit(paths[i - from]!, shards[i]);
+  }
   return summaries;
 }
 
