@@ -93,11 +93,7 @@ export interface PatchInput {
   memo: SearchMemo;
   /** The token cache (large and delta merged). */
   cache: TokenCache;
-  /** Keys the large token cache holds (a document of another key is in the delta or new). */
-  inLarge: (key: string) => boolean;
   opt: Required<SearchIndexOptions>;
-  /** Largest number of documents the delta may hold (more: the index is made whole). */
-  deltaMax: number;
   put: Put;
   putAs: PutAs;
   /** Keep these files of the live output (`OutputWriter.keep`); false when they cannot be kept. */
@@ -105,11 +101,12 @@ export interface PatchInput {
 }
 
 /**
- * The term chunks of `docs` patched from the memo, or undefined when the index must be made whole
- * (other documents or order, too many changed, a token missing from the caches). The delta token
- * cache to write comes back with it.
+ * Whether the index of `docs` can be patched from the memo: the changed documents (by number)
+ * and the documents the delta token cache is to hold (those the large one has not: `inLarge`);
+ * undefined when the index must be made whole (other documents or order, a token missing from
+ * the caches, more than `deltaMax` documents for the delta).
  */
-export function planPatch(input: Omit<PatchInput, 'put' | 'putAs' | 'keep'>): { changed: number[]; delta: SkillRecord[] } | undefined {
+export function planPatch(input: Pick<PatchInput, 'docs' | 'keys' | 'memo' | 'cache'> & { inLarge: (key: string) => boolean; deltaMax: number }): { changed: number[]; delta: SkillRecord[] } | undefined {
   const { docs, keys, memo, cache, inLarge, deltaMax } = input;
   if (memo.ids.length !== docs.length) return undefined;
   const changed: number[] = [];
@@ -396,10 +393,10 @@ export async function incrementalTerms(
   const keys = docs.map(documentKey);
   const memo = keep === undefined || cache === undefined ? undefined : readSearchMemo(memoFile, code, opt);
   const deltaMax = Math.max(64, Math.ceil(docs.length / 100));
-  const plan = memo === undefined || cache === undefined ? undefined : planPatch({ docs, keys, memo, cache, inLarge: (key) => large?.docs.has(key) === true, opt, deltaMax });
+  const plan = memo === undefined || cache === undefined ? undefined : planPatch({ docs, keys, memo, cache, inLarge: (key) => large?.docs.has(key) === true, deltaMax });
   let writer: ChunkWriter;
   if (plan !== undefined) {
-    writer = await patchTerms({ docs, keys, memo: memo!, cache: cache!, inLarge: () => true, opt, deltaMax, put, putAs, keep: keep! }, plan.changed);
+    writer = await patchTerms({ docs, keys, memo: memo!, cache: cache!, opt, put, putAs, keep: keep! }, plan.changed);
     writeTokenDelta(deltaFile, code, plan.delta);
   } else {
     const corpus = tokenizeCorpus(docs, cache);
