@@ -25,6 +25,7 @@ import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { Problem, SkillRecord } from './model.ts';
 import { recoverOutput, writeAtomically } from './output.ts';
 import { outputCacheFile, readOutputRecord, readSkillFilesRecord, writeOutputRecord, writeSkillFilesRecord } from './output-record.ts';
+import { pageKeeper, readPageMemo, writePageMemo } from './page-memo.ts';
 import { formatProblem } from './problems.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
@@ -132,6 +133,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
   // Kept skills' files are only those a build of the same options and build code made.
   const skillFilesRecord = outputRecord === undefined || check === undefined ? undefined : readSkillFilesRecord(cacheDir, out, check.key);
+  // List pages made of the same summaries are kept (builder/page-memo.ts); every page's input is remembered.
+  const pageMemo = outputRecord === undefined || check === undefined ? undefined : readPageMemo(cacheDir, out, check.key);
+  const pageInputs = incremental && check !== undefined ? new Map<string, string>() : undefined;
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, {
     previous,
     quality: options.quality,
@@ -165,9 +169,19 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     const withFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base, skillFiles);
     const shared = cache?.shared;
     const keptDetail = skillFiles === undefined || shared === undefined ? undefined : (skill: SkillRecord) => keepDetail(skillFiles, writer, skill, shared);
-    const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail);
+    const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail, pageInputs === undefined ? undefined : pageKeeper(pageMemo, pageInputs, writer.keep));
     progress('building the search index');
-    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: outputCacheFile(cacheDir, out, 'search-tokens', '.bin'), code: buildCodeHash() } : undefined);
+    // Search files the live output keeps (an in-place build): their names are hashes of their bytes.
+    const keepSearch = outputRecord === undefined || writer.keep === undefined ? undefined : (paths: string[]): boolean => {
+      const files: Array<[string, string]> = [];
+      for (const path of paths) {
+        const key = outputRecord.get(path);
+        if (key === undefined) return false;
+        files.push([path, key]);
+      }
+      return writer.keep!(files);
+    };
+    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: outputCacheFile(cacheDir, out, 'search-tokens', '.bin'), code: buildCodeHash(), keep: keepSearch } : undefined);
     const changeCount = await emitChangePages(changes, emit);
     progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
     if (options.site !== false) {
@@ -207,6 +221,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   if (incremental && stats.record !== undefined) {
     writeOutputRecord(cacheDir, out, stats.record);
     if (skillFiles !== undefined && check !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record, check.key);
+    if (pageInputs !== undefined && check !== undefined) writePageMemo(cacheDir, out, pageInputs, stats.record, check.key);
   }
   if (incremental && cache !== undefined) {
     try {

@@ -321,12 +321,15 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
     if (problem !== undefined) throw new Error(`refusing to write output path ${JSON.stringify(path)}: ${problem}`);
     const full = resolve(root, ...path.split('/'));
     if (!full.startsWith(root + sep)) throw new Error(`refusing to write output path ${JSON.stringify(path)}: outside the output`);
-    // Checked before any await, so concurrent writes of one path cannot both pass.
+    claim(path);
+    return full;
+  };
+  /** Claim `path` for this build: checked before any await, so concurrent writes of one path cannot both pass. */
+  const claim = (path: string): void => {
     const key = path.normalize('NFC').toLowerCase();
     const previous = written.get(key);
     if (previous !== undefined) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(previous)})`);
     written.set(key, path);
-    return full;
   };
 
   const write = (path: string, data: string | Uint8Array): Promise<void> => {
@@ -383,7 +386,8 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
       if (previous === undefined || record === undefined || failure !== undefined) return false;
       if (!files.every(([path, key]) => path !== changes?.always && previous.get(path) === key)) return false;
       for (const [path, key] of files) {
-        target(path); // checked and claimed like a written path
+        // A path of the record was checked when it was written; it is only claimed.
+        claim(path);
         record.set(path, key);
         stats.files += 1;
         stats.bytes += Number(key.slice(key.indexOf(' ') + 1));

@@ -169,7 +169,7 @@ export function tokenizeCorpus(docs: readonly SkillRecord[], cache?: TokenCache)
  * What a document's tokens depend on: its name, its description and its SKILL.md (by SHA-256: the
  * body is the SKILL.md's, builder/model.ts). 16 bytes of a SHA-256.
  */
-function documentKey(skill: Pick<SkillRecord, 'name' | 'description' | 'sha'>): string {
+export function documentKey(skill: Pick<SkillRecord, 'name' | 'description' | 'sha'>): string {
   return createHash('sha256').update(`${skill.name}\0${skill.description}\0${skill.sha}`).digest('binary').slice(0, KEY_BYTES);
 }
 
@@ -274,6 +274,35 @@ export function writeTokenCache(file: string, code: string, docs: readonly Skill
       // A stale file is only a slower next build: its keys still say what each entry is.
     }
   }
+}
+
+/**
+ * Two token caches as one: `main`, and `delta` (the documents an incremental build that patched
+ * the index tokenized, builder/search-patch.ts) with its tokens renumbered into `main`'s terms
+ * (terms only `delta` has are added after them). Either may be missing.
+ */
+export function mergeTokenCaches(main: TokenCache | undefined, delta: TokenCache | undefined): TokenCache | undefined {
+  if (main === undefined || delta === undefined) return main ?? delta;
+  const terms = [...main.terms];
+  // Each of `delta`'s terms gets `main`'s number, or a new one after them.
+  const deltaNumber = new Map(delta.terms.map((term, i) => [term, i]));
+  const renumber = new Int32Array(delta.terms.length).fill(-1);
+  for (let n = 0; n < main.terms.length; n++) {
+    const i = deltaNumber.get(main.terms[n]!);
+    if (i !== undefined) renumber[i] = n;
+  }
+  for (let i = 0; i < renumber.length; i++) {
+    if (renumber[i]! >= 0) continue;
+    renumber[i] = terms.length;
+    terms.push(delta.terms[i]!);
+  }
+  const docs = new Map(main.docs);
+  for (const [key, doc] of delta.docs) {
+    const tokens = doc.tokens.slice();
+    for (let i = 0; i < tokens.length; i++) tokens[i] = renumber[tokens[i]!]!;
+    docs.set(key, { description: doc.description, content: doc.content, tokens });
+  }
+  return { terms, docs };
 }
 
 /** `n` rounded up to a multiple of 4. */

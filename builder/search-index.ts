@@ -41,7 +41,8 @@ import {
   type TermPack,
 } from '../src/search/format.ts';
 import { FIELD_BIT, NAME_FOCUS } from '../src/search/options.ts';
-import { readTokenCache, tokenizeCorpus, writeTokenCache, type Corpus } from './search-corpus.ts';
+import { tokenizeCorpus, type Corpus } from './search-corpus.ts';
+import { incrementalTerms, type IncrementalIndex } from './search-patch.ts';
 import type { CategoryDef, Emit, SkillRecord } from './model.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 import { qualitySummary } from './quality/index.ts';
@@ -80,8 +81,10 @@ const FULL_DESCRIPTION_MAX = 4_000;
 
 /** The document order: stars desc, updatedAt desc, id asc (ranking factors 3, 4, then id). */
 export function searchOrder(skills: readonly SkillRecord[]): SkillRecord[] {
+  // Each date parsed once, not in every comparison.
+  const updated = new Map(skills.map((s) => [s, Date.parse(s.updatedAt)]));
   return [...skills].sort(
-    (a, b) => b.stars - a.stars || Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || compareCodeUnits(a.id, b.id),
+    (a, b) => b.stars - a.stars || updated.get(b)! - updated.get(a)! || compareCodeUnits(a.id, b.id),
   );
 }
 
@@ -95,7 +98,7 @@ export async function buildSearchIndex(
   emit: Emit,
   categories: readonly CategoryDef[] = [],
   options: SearchIndexOptions = {},
-  tokenCache?: { file: string; code: string },
+  incremental?: IncrementalIndex,
 ): Promise<SearchManifest> {
   const opt = { ...DEFAULTS, ...options };
   const docs = searchOrder(skills);
@@ -108,14 +111,20 @@ export async function buildSearchIndex(
     }
     return name;
   };
+  /** Keep files of the live output as they are: they count as emitted. */
+  const keepAs = (keep: (paths: string[]) => boolean) => (paths: string[]): boolean => {
+    if (!keep(paths)) return false;
+    for (const path of paths) emitted.add(path.slice(path.lastIndexOf('/') + 1, -'.json'.length));
+    return true;
+  };
   /** Emit `data` as `<kind>.<hash>`. Returns the file name. */
   const put: Put = (kind, data) => putAs(`${kind}.${hash(JSON.stringify(data))}`, data);
 
-  // The token cache (`--incremental`, builder/search-corpus.ts): read, used, then replaced.
-  const corpus = tokenizeCorpus(docs, tokenCache === undefined ? undefined : readTokenCache(tokenCache.file, tokenCache.code));
-  if (tokenCache !== undefined) writeTokenCache(tokenCache.file, tokenCache.code, docs, corpus);
-  const terms = await writeTerms(corpus, opt, put, putAs);
-  const summaries = await writeSummaries(docs, opt.shardSize, opt.shardGroup, emit);
+  // `--incremental`: the token caches, and the chunks patched where they can be (builder/search-patch.ts).
+  const terms = incremental === undefined
+    ? await writeTerms(tokenizeCorpus(docs), opt, put, putAs)
+    : await incrementalTerms(docs, opt, put, putAs, { ...incremental, keep: incremental.keep === undefined ? undefined : keepAs(incremental.keep) }, (corpus) => writeTerms(corpus, opt, put, putAs));
+  const summaries = await writeSummaries(docs, opt.shardSize, opt.shardGroup, emit, incremental?.keep);
   const filters = await writeFilters(docs, categories, put);
   const stars = await put('s', { stars: starsTable(docs) });
 
@@ -138,34 +147,60 @@ export async function buildSearchIndex(
 }
 
 /** 64-bit hex digest of a file's text (collisions are out of reach at any corpus size). */
-function hash(text: string): string {
+export function hash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-type Put = (kind: string, data: unknown) => Promise<string>;
-type PutAs = (name: string, data: unknown) => Promise<string>;
+export type Put = (kind: string, data: unknown) => Promise<string>;
+export type PutAs = (name: string, data: unknown) => Promise<string>;
 
 /** The positions of one term in one stream (format.ts `POSITION_STREAMS`), cut at documents into pieces of about `packBytes`. */
-interface Pieces {
+export interface Pieces {
   data: string[];
   /** Index in the term's postings where each piece starts (the first is 0). */
   starts: number[];
 }
 
 /** One term on its way into a chunk. */
-interface Entry {
+export interface Entry {
   term: string;
   postings: string;
   head: Pieces;
   body: Pieces;
 }
 
+/**
+ * What a chunk adds to its size count (`chunkBytes`): the chunk is cut after the term that
+ * reaches it, so the cuts depend on these numbers alone.
+ */
+export function entrySize(entry: Entry, inlineMax: number): number {
+  // A term split over several positions packs costs the chunk one reference per piece.
+  let refs = 0;
+  for (const { data } of [entry.head, entry.body]) if (data.length > 1) refs += data.length * (entry.term.length + 30);
+  return entry.term.length + 6 + (entry.postings.length > inlineMax ? 8 : entry.postings.length) + refs;
+}
+
+/** One chunk as written: its terms (a run of the sorted terms), its files and its packs' term ranges. */
+export interface ChunkLayout {
+  /** Its first term and how many terms it holds. */
+  first: string;
+  count: number;
+  /** Its file (`t.<group>`), then its postings packs, then its positions packs. */
+  file: string;
+  packs: Array<[string, string]>;
+  positions: string[];
+}
+
 /** Writes the sorted terms as chunks of about `chunkBytes`, with their postings and positions packs. */
-class ChunkWriter {
+export class ChunkWriter {
   readonly first: string[] = [];
   readonly files: string[] = [];
   /** First and last term of the postings packs of every chunk so far, in term order (`SearchRoot.packs`). */
   readonly postingsPacks: Array<[string, string]> = [];
+  /** Every term added and its `entrySize`, in order, and every chunk (what an incremental build keeps, builder/search-patch.ts). */
+  readonly terms: string[] = [];
+  readonly sizes: number[] = [];
+  readonly chunks: ChunkLayout[] = [];
   private entries: Entry[] = [];
   private bytes = 0;
 
@@ -177,11 +212,25 @@ class ChunkWriter {
 
   async add(entry: Entry): Promise<void> {
     this.entries.push(entry);
-    // A term split over several positions packs costs the chunk one reference per piece.
-    let refs = 0;
-    for (const { data } of [entry.head, entry.body]) if (data.length > 1) refs += data.length * (entry.term.length + 30);
-    this.bytes += entry.term.length + 6 + (entry.postings.length > this.opt.inlineMax ? 8 : entry.postings.length) + refs;
+    const size = entrySize(entry, this.opt.inlineMax);
+    this.terms.push(entry.term);
+    this.sizes.push(size);
+    this.bytes += size;
     if (this.bytes >= this.opt.chunkBytes) await this.flush();
+  }
+
+  /**
+   * Take a chunk an earlier build wrote, whose files the output keeps, as the next one (between
+   * chunks only). `sizes` are its terms' `entrySize`s.
+   */
+  keep(chunk: ChunkLayout, terms: readonly string[], sizes: readonly number[]): void {
+    if (this.entries.length > 0) throw new Error('a kept chunk must start a chunk');
+    this.first.push(chunk.first);
+    this.files.push(chunk.file);
+    this.postingsPacks.push(...chunk.packs);
+    this.terms.push(...terms);
+    this.sizes.push(...sizes);
+    this.chunks.push(chunk);
   }
 
   async flush(): Promise<void> {
@@ -202,11 +251,16 @@ class ChunkWriter {
     // lists the packs by their terms alone, and pack k of chunk `t.<hash>` is `p.<hash>.<k>`.
     const group = hash([chunk, ...packs].map((file) => JSON.stringify(file)).join('\n'));
     this.first.push(chunk.terms[0]!);
-    this.files.push(await this.putAs(`t.${group}`, chunk));
+    const file = await this.putAs(`t.${group}`, chunk);
+    this.files.push(file);
+    const ranges: Array<[string, string]> = [];
     for (const [k, pack] of packs.entries()) {
       await this.putAs(`p.${group}.${k}`, pack);
-      this.postingsPacks.push([pack.terms[0]!, pack.terms[pack.terms.length - 1]!]);
+      ranges.push([pack.terms[0]!, pack.terms[pack.terms.length - 1]!]);
     }
+    this.postingsPacks.push(...ranges);
+    const positions = [...chunk.headPositions, ...chunk.bodyPositions].map((ref) => ref[2]);
+    this.chunks.push({ first: chunk.terms[0]!, count: entries.length, file, packs: ranges, positions });
   }
 
   /**
@@ -327,12 +381,29 @@ async function writeTermRange(
     }
   }
 
-  const postings = new PostingsWriter();
-  const head = new PositionsWriter();
-  const body = new PositionsWriter();
+  const encoder = new TermEncoder(opt);
   let x = 0;
   for (let t = from; t < to; t++) {
     const end = x + count[t]!;
+    await writer.add(encoder.entry(corpus.terms[t]!, doc, bit, position, x, end, corpus.starts));
+    x = end;
+  }
+}
+
+/**
+ * Encodes one term's occurrences as its postings and positions pieces. The occurrences are
+ * `doc`, `bit` and `position` at [x, end), in document, field and position order; `starts[2d]`
+ * is document d's name word count.
+ */
+export class TermEncoder {
+  private readonly postings = new PostingsWriter();
+  private readonly head = new PositionsWriter();
+  private readonly body = new PositionsWriter();
+
+  constructor(private readonly opt: Required<SearchIndexOptions>) {}
+
+  entry(term: string, doc: Int32Array, bit: Uint8Array, position: Int32Array, x: number, end: number, starts: ArrayLike<number>): Entry {
+    const { postings, head, body, opt } = this;
     const pieces = { head: { data: [], starts: [] } as Pieces, body: { data: [], starts: [] } as Pieces };
     // Postings index where the current piece of each stream starts.
     let headStart = 0;
@@ -349,7 +420,7 @@ async function writeTermRange(
         mask |= bit[e++]!;
       }
       // At least half of the name's words are this term (`starts[2d]`: the name's word count).
-      if (inName > 0 && 2 * inName >= corpus.starts[d * 2]!) mask |= NAME_FOCUS;
+      if (inName > 0 && 2 * inName >= starts[d * 2]!) mask |= NAME_FOCUS;
       postings.push(d, mask);
       for (let y = x; y < e; ) {
         let z = y;
@@ -365,7 +436,7 @@ async function writeTermRange(
     }
     if (head.size > 0) cut(head, pieces.head, headStart, index);
     if (body.size > 0) cut(body, pieces.body, bodyStart, index);
-    await writer.add({ term: corpus.terms[t]!, postings: postings.take(), ...pieces });
+    return { term, postings: postings.take(), ...pieces };
   }
 }
 
@@ -380,9 +451,10 @@ function cut(out: PositionsWriter, pieces: Pieces, start: number, next: number):
  * Summary shards `d.<hash>.<i>`, `shardSize` documents each, `<hash>` a hash of the shard's group
  * of `group` shards: a changed summary renames the shards of its group only, and the root lists
  * one name per group (at 10k skills and 32 shards of 2, 157 names: with 16, their hashes took
- * 3.1 of the root's 12 KB gzipped).
+ * 3.1 of the root's 12 KB gzipped). `keep` keeps a group's files in the live output (an
+ * incremental build), all or none.
  */
-async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, group: number, emit: Emit): Promise<SearchRoot['summaries']> {
+async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, group: number, emit: Emit, keep?: (paths: string[]) => boolean): Promise<SearchRoot['summaries']> {
   const shards: Array<{ docs: SummaryRow[] }> = [];
   for (let from = 0; from < docs.length; from += shardSize) {
     shards.push({
@@ -404,7 +476,14 @@ async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, g
     for (const shard of shards.slice(from, from + group)) digest.update(JSON.stringify(shard)).update('\n');
     summaries.groups.push(digest.digest('hex').slice(0, 16));
   }
-  for (const [i, shard] of shards.entries()) await emit(searchFilePath(summaryShardName(summaries, i)!), shard);
+  // A group's shards are named by its hash: an incremental build keeps those the output holds.
+  for (let from = 0; from < shards.length; from += group) {
+    const to = Math.min(from + group, shards.length);
+    const paths: string[] = [];
+    for (let i = from; i < to; i++) paths.push(searchFilePath(summaryShardName(summaries, i)!));
+    if (keep?.(paths) === true) continue;
+    for (let i = from; i < to; i++) await emit(paths[i - from]!, shards[i]);
+  }
   return summaries;
 }
 

@@ -32,6 +32,7 @@ import { JsonText, type CategoryDef, type Content, type Emit, type Localized, ty
 
 /** The directory's quality report (builder/quality/), a static file beside the manifest. */
 export const QUALITY_PATH = `${API_PREFIX}/quality.json`;
+import { pageInput, summaryHash, type PageKeeper } from './page-memo.ts';
 import { compareCodeUnits, sortedIndexes } from './sort-orders.ts';
 import { toContent, toDetail, toStats, toSummary } from './summary.ts';
 
@@ -52,9 +53,9 @@ interface ListDef {
  * time (memory stays bounded by the content itself, never by the output), and return the
  * manifest, which is also emitted at `MANIFEST_PATH`. The content and stats files of the skill
  * folders in `kept`, and the details `keptDetail` says yes to, are left out (an incremental build
- * kept them in the live output).
+ * kept them in the live output), as are the list pages `pages` keeps (builder/page-memo.ts).
  */
-export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet<string>, keptDetail?: (skill: SkillRecord) => boolean): Promise<Manifest> {
+export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet<string>, keptDetail?: (skill: SkillRecord) => boolean, pages?: PageKeeper): Promise<Manifest> {
   // Content promises skills sorted by id; sorting again costs little and makes the output
   // independent of discovery order whatever the caller passes.
   const skills = [...content.skills].sort((a, b) => compareCodeUnits(a.id, b.id));
@@ -70,6 +71,8 @@ export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet
 
   // Each summary is serialized once: a skill is on a page of every list it belongs to, in every order.
   const summaries = skills.map((skill) => JSON.stringify(toSummary(skill)));
+  // What each page is made of, for the pages an incremental build may keep.
+  const hashes = pages === undefined ? undefined : summaries.map(summaryHash);
   const byStarsDesc = sortedIndexes(skills, 'stars', 'desc');
   // The ordinal of a skill is its position in the default order (see listOrdinalsPath).
   const ordinalOf: number[] = new Array<number>(skills.length);
@@ -87,10 +90,13 @@ export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet
         const totalPages = Math.ceil(members.length / PAGE_SIZE);
         const pageCount = hasListPages(list.filter, order) ? Math.max(1, totalPages) : 0;
         for (let page = 1; page <= pageCount; page++) {
-          const data = members.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((i) => summaries[i]!);
+          const onPage = members.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
           const pagination: SkillListResponse['pagination'] = { page, limit: PAGE_SIZE, total: members.length, totalPages };
+          const path = listPagePath(list.filter, sort, order, page);
+          const paginationText = JSON.stringify(pagination);
+          if (pages !== undefined && pages.keep(path, pageInput(paginationText, onPage.map((i) => hashes![i]!)))) continue;
           // The text JSON.stringify gives a `SkillListResponse` of these summaries.
-          await emit(listPagePath(list.filter, sort, order, page), new JsonText(`{"data":[${data.join(',')}],"pagination":${JSON.stringify(pagination)}}`));
+          await emit(path, new JsonText(`{"data":[${onPage.map((i) => summaries[i]!).join(',')}],"pagination":${paginationText}}`));
         }
         await emit(listOrdinalsPath(list.filter, sort, order), { ordinals: members.map((i) => ordinalOf[i]!) });
       }

@@ -149,6 +149,41 @@ describe('incremental build', () => {
     expect(treeHashes(out)).toEqual(await cleanTree('clean-details', from));
   }, 60_000);
 
+  it('in place, after edits of a body, a description and stars, equals a clean build (the index patched, unchanged list pages kept)', async () => {
+    const from = join(base, 'content-patch');
+    const out = join(base, 'public-patch');
+    await cp(SAMPLE, from, { recursive: true });
+    await incremental(from, out); // a whole tree, and the record of it
+    await incremental(from, out); // in place: the search memo and page memo now describe the output
+    const cached = readdirSync(cacheDir);
+    expect(cached.some((name) => name.startsWith('pages-'))).toBe(true);
+    expect(cached.some((name) => name.startsWith('search-tokens-') && name.endsWith('.memo'))).toBe(true);
+    const owners = (await readdir(join(from, 'skills'))).sort();
+    const skillDir = async (n: number): Promise<string> => join(from, 'skills', owners[n]!, (await readdir(join(from, 'skills', owners[n]!))).sort()[0]!);
+    const edits: Array<[string, () => Promise<void>]> = [
+      ['one body', async () => appendFile(join(await skillDir(0), 'SKILL.md'), '\nOne more line about zyxwvut pipelines.\n')],
+      ['another body', async () => appendFile(join(await skillDir(3), 'SKILL.md'), '\nAnd another line about deployment.\n')],
+      ['a description', async () => {
+        const file = join(await skillDir(4), 'SKILL.md');
+        await writeFile(file, (await readFile(file, 'utf8')).replace(/^description: .*$/m, 'description: A description changed by the patch test, with quasiunique words.'));
+      }],
+      ['stars (the search order)', async () => {
+        const file = join(await skillDir(5), 'skill.json');
+        const json = JSON.parse(await readFile(file, 'utf8')) as { stars: number };
+        await writeFile(file, JSON.stringify({ ...json, stars: json.stars + 54321 }));
+      }],
+      ['the first body back', async () => {
+        const file = join(await skillDir(0), 'SKILL.md');
+        await writeFile(file, (await readFile(file, 'utf8')).replace('\nOne more line about zyxwvut pipelines.\n', ''));
+      }],
+    ];
+    for (const [n, [what, edit]] of edits.entries()) {
+      await edit();
+      await incremental(from, out);
+      expect(treeHashes(out), what).toEqual(await cleanTree(`clean-patch-${n}`, from));
+    }
+  }, 120_000);
+
   it('never carries over a file changed in the previous output: bytes are compared, not assumed', async () => {
     const out = join(base, 'tampered');
     await runBuild({ contentDir: content, outDir: out, sourceDateEpoch: undefined });

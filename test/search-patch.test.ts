@@ -1,0 +1,128 @@
+/**
+ * The search index of an incremental build patched instead of made again
+ * (builder/search-patch.ts): after edits of a few documents, the files are byte for byte those of
+ * a whole build of the same documents, the unchanged chunks kept from the previous output; after
+ * a change of search order, an addition or a removal, or with no previous output to keep files
+ * from, the index is made whole (and still equal). Small chunk and pack sizes, so the sample
+ * content makes hundreds of chunks and terms split into pieces. Real token caches and memo files.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadContent } from '../builder/load-content.ts';
+import type { CategoryDef, SkillRecord } from '../builder/model.ts';
+import { buildSearchIndex, type SearchIndexOptions } from '../builder/search-index.ts';
+
+const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
+const OPTIONS: SearchIndexOptions = { chunkBytes: 300, packBytes: 200, inlineMax: 12 };
+
+let base: string;
+let skills: SkillRecord[];
+let categories: CategoryDef[];
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'search-patch-'));
+  const loaded = await loadContent(SAMPLE, { quality: false });
+  skills = loaded.content.skills;
+  categories = loaded.content.categories;
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+/** The files of a whole (not incremental) build of `docs`. */
+async function whole(docs: SkillRecord[]): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  await buildSearchIndex(docs, async (path, data) => void files.set(path, JSON.stringify(data)), categories, OPTIONS);
+  return files;
+}
+
+/**
+ * An incremental build of `docs` over `previous` (the files the output holds; none: nothing can
+ * be kept), with the caches in `file`: its files and how many it kept from `previous`.
+ */
+async function incremental(docs: SkillRecord[], file: string, previous?: Map<string, string>): Promise<{ files: Map<string, string>; kept: number }> {
+  const files = new Map<string, string>();
+  let kept = 0;
+  const keep = previous === undefined ? undefined : (paths: string[]): boolean => {
+    if (!paths.every((path) => previous.has(path))) return false;
+    for (const path of paths) {
+      if (files.has(path)) throw new Error(`${path} kept twice`);
+      files.set(path, previous.get(path)!);
+    }
+    kept += paths.length;
+    return true;
+  };
+  await buildSearchIndex(docs, async (path, data) => {
+    if (files.has(path)) throw new Error(`${path} written twice`);
+    files.set(path, JSON.stringify(data));
+  }, categories, OPTIONS, { file, code: 'code-1', ...(keep === undefined ? {} : { keep }) });
+  return { files, kept };
+}
+
+/** `skill` with its body (and so its SKILL.md's hash) changed. */
+function edited(skill: SkillRecord, body: string, name = skill.name): SkillRecord {
+  return { ...skill, name, body, sha: createSha(body) };
+}
+
+function createSha(text: string): string {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return `edited-${(h >>> 0).toString(16)}`;
+}
+
+describe('the patched search index', () => {
+  it('equals a whole build after edits of a few documents, keeping the unchanged chunks', async () => {
+    const file = join(base, 'edits', 'tokens.bin');
+    let previous = (await incremental(skills, file)).files;
+    expect(previous).toEqual(await whole(skills));
+    expect(existsSync(`${file}.memo`)).toBe(true);
+
+    const steps: Array<(docs: SkillRecord[]) => SkillRecord[]> = [
+      // One line added to a body.
+      (docs) => docs.map((s, i) => (i === 3 ? edited(s, `${s.body}\nOne more line about kubernetes deployment pipelines.\n`) : s)),
+      // A body replaced by words no document has, and another emptied (terms vanish).
+      (docs) => docs.map((s, i) => (i === 0 ? edited(s, 'zyxwvut quasiunique qwertyish words words words') : i === docs.length - 1 ? edited(s, '') : s)),
+      // A name changed (its words in the name field, the name focus of its terms).
+      (docs) => docs.map((s, i) => (i === 5 ? edited(s, s.body, 'testing testing') : s)),
+      // Back to the start: the delta holds documents the large cache has again.
+      () => skills,
+    ];
+    let docs = skills;
+    for (const step of steps) {
+      docs = step(docs);
+      const result = await incremental(docs, file, previous);
+      const expected = await whole(docs);
+      expect(result.files).toEqual(expected);
+      expect(result.kept, 'unchanged chunks kept').toBeGreaterThan(0);
+      expect(result.kept).toBeLessThan(expected.size);
+      previous = result.files;
+    }
+  });
+
+  it('is made whole, and equal, after a change of order, an addition, a removal, or without an output to keep from', async () => {
+    const file = join(base, 'fallback', 'tokens.bin');
+    let previous = (await incremental(skills, file)).files;
+    const cases: SkillRecord[][] = [
+      // Stars renumber the documents.
+      skills.map((s, i) => (i === 2 ? { ...s, stars: s.stars + 100_000 } : s)),
+      skills.slice(1),
+      skills,
+    ];
+    for (const docs of cases) {
+      const result = await incremental(docs, file, previous);
+      expect(result.files).toEqual(await whole(docs));
+      expect(result.kept, 'nothing kept: made whole').toBe(0);
+      previous = result.files;
+    }
+    // An edit, but no output to keep files from: made whole from the caches.
+    const docs = skills.map((s, i) => (i === 1 ? edited(s, `${s.body}\nanother line\n`) : s));
+    const result = await incremental(docs, file);
+    expect(result.files).toEqual(await whole(docs));
+    expect(result.kept).toBe(0);
+  });
+});
