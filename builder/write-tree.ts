@@ -29,12 +29,12 @@ import {
 } from '../src/paths.ts';
 import type { Category, CategoryDetail, SkillListResponse, TopSkill } from '../src/schemas.ts';
 import { JsonText, type CategoryDef, type Content, type Emit, type Localized, type SkillRecord, type SubcategoryDef } from './model.ts';
-
-/** The directory's quality report (builder/quality/), a static file beside the manifest. */
-export const QUALITY_PATH = `${API_PREFIX}/quality.json`;
 import { pageInput, summaryHash, type PageKeeper } from './page-memo.ts';
 import { compareCodeUnits, sortedIndexes } from './sort-orders.ts';
 import { toContent, toDetail, toStats, toSummary } from './summary.ts';
+
+/** The directory's quality report (builder/quality/), a static file beside the manifest. */
+export const QUALITY_PATH = `${API_PREFIX}/quality.json`;
 
 /** Locales shipped even when the content translates nothing into them (docs/decisions.md §4). */
 export const REQUIRED_LOCALES = ['en', 'de', 'fr', 'ja', 'ko', 'zh-TW'] as const;
