@@ -9,8 +9,7 @@
  * Compressed by Node's zlib at level 9 with the OS byte of the gzip header set to "unknown", so
  * two builds of the same files are byte-identical.
  */
-import { promisify } from 'node:util';
-import { constants, gzip as gzipCallback, gzipSync, type ZlibOptions } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 import { comparePaths, ustarSplit } from '../src/skill-files.ts';
 
 /** One file going into an archive. */
@@ -23,29 +22,8 @@ export interface ArchiveFile {
 const BLOCK = 512;
 const encoder = new TextEncoder();
 
-const gzipAsync = promisify<Buffer, ZlibOptions, Buffer>(gzipCallback);
-const GZIP: ZlibOptions = { level: constants.Z_BEST_COMPRESSION };
-
 /** The `.tar.gz` bytes of `files` (paths already checked with `filePathProblem`). */
 export function skillArchive(files: readonly ArchiveFile[]): Uint8Array {
-  return fixedHeader(gzipSync(tarOf(files), GZIP));
-}
-
-/**
- * `skillArchive`, compressed on libuv's thread pool: the build compresses the next skills'
- * archives while its main thread reads and writes the current one. The same bytes.
- */
-export async function skillArchiveAsync(files: readonly ArchiveFile[]): Promise<Uint8Array> {
-  return fixedHeader(await gzipAsync(tarOf(files), GZIP));
-}
-
-function fixedHeader(gzip: Buffer): Uint8Array {
-  gzip[9] = 255; // OS "unknown": the same bytes whatever system built them
-  return new Uint8Array(gzip.buffer, gzip.byteOffset, gzip.byteLength);
-}
-
-/** The ustar bytes of `files`. */
-function tarOf(files: readonly ArchiveFile[]): Buffer {
   const sorted = [...files].sort((a, b) => comparePaths(a.path, b.path));
   const folders = new Set<string>();
   for (const file of sorted) {
@@ -68,7 +46,9 @@ function tarOf(files: readonly ArchiveFile[]): Buffer {
   }
   // The end of the archive: two zero blocks.
   chunks.push(new Uint8Array(2 * BLOCK));
-  return Buffer.concat(chunks);
+  const gzip = gzipSync(Buffer.concat(chunks), { level: constants.Z_BEST_COMPRESSION });
+  gzip[9] = 255; // OS "unknown": the same bytes whatever system built them
+  return new Uint8Array(gzip.buffer, gzip.byteOffset, gzip.byteLength);
 }
 
 /** A ustar header block. */

@@ -14,7 +14,7 @@ import { MAX_SKILL_BYTES, skillArchivePath, skillFilePath } from '../src/skill-f
 import type { Content, SkillRecord } from './model.ts';
 import type { OutputWriter } from './output.ts';
 import { readRegularFile } from './safe-read.ts';
-import { skillArchiveAsync, type ArchiveFile } from './skill-archive.ts';
+import { skillArchive } from './skill-archive.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 
 /** `$schema` of the discovery indexes (Agent Skills discovery 0.2.0). */
@@ -45,27 +45,13 @@ export interface DiscoveryEntry {
 export async function writeSkillFiles(content: Content, writer: OutputWriter, contentRoot: string, base?: string, memo?: SkillFilesMemo): Promise<Content> {
   const prefix = normalizeBasePath(base);
   const skills: SkillRecord[] = [];
-  // Folders are read and their archives compressed (on the thread pool) up to AHEAD skills ahead
-  // of the one written, so compressing overlaps reading and writing; everything is still written
-  // in the skills' order.
-  const ahead = new Map<number, ReadFolder>();
-  const previousOf = (skill: SkillRecord): SkillFiles | undefined => {
-    const hash = memo?.hashOf(skill.dir);
-    const known = hash === undefined ? undefined : memo?.previous.get(skill.dir);
-    return known !== undefined && known.hash === hash ? known : undefined;
-  };
-  let next = 1;
-  for (const [i, skill] of content.skills.entries()) {
-    for (next = Math.max(next, i + 1); next < content.skills.length && next <= i + AHEAD; next++) {
-      const later = content.skills[next]!;
-      if (previousOf(later) === undefined) ahead.set(next, readFolder(later, contentRoot));
-    }
+  for (const skill of content.skills) {
     const archiveUrl = `${prefix}${skillArchivePath(skill.owner, skill.repo)}`;
     // A skill folder unchanged since the build that wrote the live output (same input hash: every
     // file's path, size, mode and SHA-256) has the same files and archive there: kept, not made.
     const hash = memo?.hashOf(skill.dir);
-    const known = previousOf(skill);
-    if (known !== undefined && writer.keep?.(known.files) === true) {
+    const known = hash === undefined ? undefined : memo?.previous.get(skill.dir);
+    if (known !== undefined && known.hash === hash && writer.keep?.(known.files) === true) {
       memo!.next.set(skill.dir, known);
       memo!.kept.add(skill.dir);
       // Set in place, as everywhere after the load: a copy would read the SKILL.md text of a record restored without it.
@@ -73,17 +59,24 @@ export async function writeSkillFiles(content: Content, writer: OutputWriter, co
       skills.push(skill);
       continue;
     }
-    const folder = ahead.get(i) ?? readFolder(skill, contentRoot);
-    ahead.delete(i);
-    for (const file of folder.files) await writer.writeFile(skillFilePath(skill.owner, skill.repo, file.path), file.bytes);
-    const archive = await folder.archive;
+    const files = skill.files ?? [];
+    const archived = [];
+    for (const file of files) {
+      const source = join(contentRoot, skill.dir, ...file.contentPath.split('/'));
+      const bytes = readRegularFile(source, MAX_SKILL_BYTES);
+      const sha256 = bytes === undefined ? undefined : createHash('sha256').update(bytes).digest('hex');
+      if (bytes === undefined || sha256 !== file.sha256) throw new Error(`${skill.dir}/${file.contentPath} changed while building: build again`);
+      await writer.writeFile(skillFilePath(skill.owner, skill.repo, file.path), bytes);
+      archived.push({ path: file.path, bytes, executable: file.executable });
+    }
+    const archive = skillArchive(archived);
     await writer.writeFile(skillArchivePath(skill.owner, skill.repo), archive);
     const sha256 = createHash('sha256').update(archive).digest('hex');
     skill.archive = { url: archiveUrl, size: archive.length, sha256 };
     skills.push(skill);
     if (hash !== undefined) {
       const paths = [
-        ...folder.files.map((file) => skillFilePath(skill.owner, skill.repo, file.path)),
+        ...files.map((file) => skillFilePath(skill.owner, skill.repo, file.path)),
         skillArchivePath(skill.owner, skill.repo),
         // Written by writeTree, from the folder's input alone (builder/summary.ts `toContent`, `toStats`).
         ...KEPT_RESOURCES.map((resource) => skillPath(skill.owner, skill.repo, resource)),
@@ -93,34 +86,6 @@ export async function writeSkillFiles(content: Content, writer: OutputWriter, co
   }
   await writeDiscoveryIndexes(skills, writer);
   return { ...content, skills };
-}
-
-/** How many skill folders `writeSkillFiles` reads and compresses ahead of the one it writes. */
-const AHEAD = 8;
-
-/** A skill folder's files as read for the output, and its archive being compressed. */
-interface ReadFolder {
-  files: ArchiveFile[];
-  archive: Promise<Uint8Array>;
-}
-
-/**
- * Read every file of `skill`'s folder, each checked against the SHA-256 the load recorded (a file
- * changed since is an error, never a detail that lies), and start compressing its archive.
- */
-function readFolder(skill: SkillRecord, contentRoot: string): ReadFolder {
-  const files: ArchiveFile[] = [];
-  for (const file of skill.files ?? []) {
-    const source = join(contentRoot, skill.dir, ...file.contentPath.split('/'));
-    const bytes = readRegularFile(source, MAX_SKILL_BYTES);
-    const sha256 = bytes === undefined ? undefined : createHash('sha256').update(bytes).digest('hex');
-    if (bytes === undefined || sha256 !== file.sha256) throw new Error(`${skill.dir}/${file.contentPath} changed while building: build again`);
-    files.push({ path: file.path, bytes, executable: file.executable });
-  }
-  const archive = skillArchiveAsync(files);
-  // Awaited in order when its skill is written; a build that stops before then must not leave it unhandled.
-  archive.catch(() => undefined);
-  return { files, archive };
 }
 
 /** What a skill folder's files and archive were in the live output: kept when its input hash is the same. */
