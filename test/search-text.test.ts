@@ -123,7 +123,6 @@ describe('codec', () => {
   it('rejects bad text and bad numbers', () => {
     expect(() => decodeVarints('x')).toThrow(/truncated/);
     expect(() => decodeVarints('0"')).toThrow(/bad character/);
-    // Postings decode on their own path (straight into typed arrays): the same refusals.
     expect(() => decodePostings('x')).toThrow(/truncated/);
     expect(() => decodePostings('0"')).toThrow(/bad character at 1/);
     expect(() => decodePostings(encodePostings([3, 9], [1, 2]) + '\u00e9')).toThrow(/bad character/);
