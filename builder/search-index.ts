@@ -338,6 +338,27 @@ async function writeTerms(corpus: Corpus, opt: Required<SearchIndexOptions>, put
 }
 
 /**
+ * Slot `k` of a counting sort of occurrences (writeTermRange, and the patch of
+ * builder/search-patch.ts): token `i` of document `d`, its field and its position in that field
+ * from where the document's description and content start (`starts[2d]`, `starts[2d + 1]`).
+ */
+export function placeOccurrence(k: number, d: number, i: number, starts: Int32Array, doc: Int32Array, bit: Uint8Array, position: Int32Array): void {
+  const description = starts[d * 2]!;
+  const content = starts[d * 2 + 1]!;
+  doc[k] = d;
+  if (i < description) {
+    bit[k] = FIELD_BIT.name;
+    position[k] = i;
+  } else if (i < content) {
+    bit[k] = FIELD_BIT.description;
+    position[k] = i - description;
+  } else {
+    bit[k] = FIELD_BIT.content;
+    position[k] = i - content;
+  }
+}
+
+/**
  * The terms in [from, to), `n` occurrences in all (`count` per term). One pass over the corpus
  * places each occurrence in its term's slots (a counting sort, so a term's occurrences come in
  * document, field and position order); then each term's run of slots gives its postings and
@@ -361,23 +382,9 @@ async function writeTermRange(
   // One flat loop per document (this runs over every token once per range).
   for (let d = 0; d < corpus.tokens.length; d++) {
     const tokens = corpus.tokens[d]!;
-    const description = corpus.starts[d * 2]!;
-    const content = corpus.starts[d * 2 + 1]!;
     for (let i = 0; i < tokens.length; i++) {
       const t = tokens[i]!;
-      if (t < from || t >= to) continue;
-      const k = next[t - from]!++;
-      doc[k] = d;
-      if (i < description) {
-        bit[k] = FIELD_BIT.name;
-        position[k] = i;
-      } else if (i < content) {
-        bit[k] = FIELD_BIT.description;
-        position[k] = i - description;
-      } else {
-        bit[k] = FIELD_BIT.content;
-        position[k] = i - content;
-      }
+      if (t >= from && t < to) placeOccurrence(next[t - from]!++, d, i, corpus.starts, doc, bit, position);
     }
   }
 

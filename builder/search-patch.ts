@@ -17,11 +17,10 @@
  */
 import { rmSync } from 'node:fs';
 import { searchFilePath } from '../src/search/format.ts';
-import { FIELD_BIT } from '../src/search/options.ts';
 import { readCheckedFile, sha256Hex, writeCheckedFile } from './checked-file.ts';
 import type { SkillRecord } from './model.ts';
 import { documentKey, mergeTokenCaches, readTokenCache, tokenizeCorpus, writeTokenCache, type TokenCache } from './search-corpus.ts';
-import { ChunkWriter, TermEncoder, entrySize, type ChunkLayout, type Entry, type Put, type PutAs, type SearchIndexOptions } from './search-index.ts';
+import { ChunkWriter, TermEncoder, entrySize, placeOccurrence, type ChunkLayout, type Entry, type Put, type PutAs, type SearchIndexOptions } from './search-index.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 
 const FORMAT = 'skills-api-search-memo';
@@ -298,25 +297,7 @@ class Scan {
     const doc = new Int32Array(hits);
     const bit = new Uint8Array(hits);
     const position = new Int32Array(hits);
-    const starts = this.starts;
-    for (let h = 0; h < hits; h++) {
-      const d = hitDoc[h]!;
-      const i = hitAt[h]!;
-      const k = next[hitRank[h]!]!++;
-      const description = starts[d * 2]!;
-      const content = starts[d * 2 + 1]!;
-      doc[k] = d;
-      if (i < description) {
-        bit[k] = FIELD_BIT.name;
-        position[k] = i;
-      } else if (i < content) {
-        bit[k] = FIELD_BIT.description;
-        position[k] = i - description;
-      } else {
-        bit[k] = FIELD_BIT.content;
-        position[k] = i - content;
-      }
-    }
+    for (let h = 0; h < hits; h++) placeOccurrence(next[hitRank[h]!]!++, hitDoc[h]!, hitAt[h]!, this.starts, doc, bit, position);
     const encoder = new TermEncoder(opt);
     let x = 0;
     for (let r = 0; r < terms.length; r++) {
