@@ -80,8 +80,8 @@ export const SYNONYMS: readonly (readonly string[])[] = [
 
 /**
  * Per stem of a one-word member: the other members of its groups, each as its folded terms. Made
- * at the first search, not as the code loads: stemming the table is most of what evaluating the
- * Service Worker's script costs, and a worker started for a list or a detail never needs it.
+ * at the first search, not as the code loads: a worker started for a list or a detail never needs
+ * it, and stemming it is a large part of running the Service Worker's script.
  */
 let alternatives: ReadonlyMap<string, readonly (readonly string[])[]> | undefined;
 
