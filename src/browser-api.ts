@@ -10,10 +10,10 @@ import { keepLoad } from './in-flight.ts';
 import { cachedLoader, fetchBytesLoader, fetchLoader, isSearchIndexFile, type Loader } from './loader.ts';
 import { Lru } from './lru.ts';
 import type { SearchManifest } from './manifest.ts';
-import { MANIFEST_PATH, MAX_LIMIT, MAX_PAGE, PAGE_SIZE } from './paths.ts';
+import { MANIFEST_PATH } from './paths.ts';
 import { isHandlerRoute, matchRoute, normalizeBasePath } from './route.ts';
 import type { Suggestion } from './schemas.ts';
-import { readAutocompleteQuery } from './answers/search-query.ts';
+import { readAutocompleteQuery, readSearchQuery } from './answers/search-query.ts';
 import { createSearchEngine, type AutocompleteQuery, type SearchAnswer, type SearchEngine, type SearchQuery } from './search/index.ts';
 
 /** Set by the site build (esbuild `define`, see builder/site.ts); absent when this file is imported unbundled. */
@@ -147,6 +147,9 @@ export function createBrowserHandler(
   };
 }
 
+/** No categories nor platforms: what an early search's parameters are checked against (it has no `category` or `platform`). */
+const NO_FILTERS = { categories: [], platforms: [] };
+
 /** What a search answers for `query`: its options in a fixed order. */
 function searchKey(query: SearchQuery): string {
   return `search ${JSON.stringify([query.q, query.page, query.limit, query.category, query.platform, query.minStars, query.hasIndex])}`;
@@ -201,18 +204,14 @@ class EarlySearch implements SearchEngine {
       return;
     }
     if (url.pathname !== `${basePath}api/v1/skills/search`) return;
-    const q = params.get('q');
-    if (q === null || [...params.keys()].some((key) => key !== 'q' && key !== 'page' && key !== 'limit')) return;
-    const int = (key: string, fallback: number, max: number): number | undefined => {
-      const text = params.get(key);
-      if (text === null) return fallback;
-      const n = /^[1-9][0-9]{0,11}$/.test(text) ? Number(text) : NaN;
-      return n <= max ? n : undefined;
-    };
-    const page = int('page', 1, MAX_PAGE);
-    const limit = int('limit', PAGE_SIZE, MAX_LIMIT);
-    if (page === undefined || limit === undefined) return;
-    const query: SearchQuery = { q, page, limit };
+    if ([...params.keys()].some((key) => key !== 'q' && key !== 'page' && key !== 'limit')) return;
+    let query: SearchQuery;
+    try {
+      // Read as the endpoint reads them; these parameters check nothing against the manifest.
+      query = readSearchQuery(params, NO_FILTERS);
+    } catch {
+      return;
+    }
     this.begin(searchKey(query), () => this.engine.search(query));
   }
 
