@@ -1,7 +1,7 @@
 /**
- * The no-change check of `--incremental` (issue 26): a build whose inputs, options and build code
- * are those of the build that wrote the current output, and whose output is still the folder that
- * build swapped in, would write the same bytes again; it is answered from a small record instead,
+ * The no-change check of `--incremental`: a build whose inputs, options and build code are those
+ * of the build that wrote the current output, and whose output is still the folder that build
+ * swapped in, would write the same bytes again; it is answered from a small record instead,
  * without reading a SKILL.md or touching the output.
  *
  * Inputs are compared by their file-system stamps, not their bytes (reading and hashing 100k
@@ -10,11 +10,11 @@
  * microsecond), every skill folder by every file below it (builder/folder-stamp.ts), plus the
  * listing of `skills/` and of every owner folder. A write that keeps size and both times cannot
  * be told apart; so a record is only kept when every input is older than `SETTLE_MS` when the
- * build starts (a file changed again within
- * the file system's clock tick of the build reading it is the case left), otherwise the next build
- * reads everything as before. The output is compared by the identity of its folder and of its
- * manifest (device, inode, size, modification time): another build, a clean one included, replaces both; an
- * edit inside the tree by hand is not seen (a build without `--incremental` writes everything).
+ * build starts (a file changed again within the file system's clock tick of the build reading it
+ * is the case left), otherwise the next build reads everything as before. The output is compared
+ * by the identity of its folder and of its manifest (device, inode, size, modification time):
+ * another build, a clean one included, replaces both; an edit inside the tree by hand is not seen
+ * (a build without `--incremental` writes everything).
  *
  * The record lives in the build cache folder, one small file per content folder and output,
  * replaced atomically after the build cache, whose stamp it holds; any doubt (missing, unreadable,
