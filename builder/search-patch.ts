@@ -333,13 +333,17 @@ function grow(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   return bigger;
 }
 
-/** Write the delta token cache: the documents of `delta`, tokenized (few: `deltaMax` at most). */
-export function writeTokenDelta(file: string, code: string, delta: readonly SkillRecord[]): void {
+/**
+ * Write the delta token cache: the documents of `delta` (few: `deltaMax` at most), their tokens
+ * taken from `cache` where it has them (a document patched by an earlier build) and only the
+ * others tokenized.
+ */
+export function writeTokenDelta(file: string, code: string, delta: readonly SkillRecord[], cache: TokenCache | undefined): void {
   if (delta.length === 0) {
     rmSync(file, { force: true });
     return;
   }
-  writeTokenCache(file, code, delta, tokenizeCorpus(delta));
+  writeTokenCache(file, code, delta, tokenizeCorpus(delta, cache));
 }
 
 /** The token caches and memo of an incremental build's index, and how to keep the output's files. */
@@ -378,7 +382,7 @@ export async function incrementalTerms(
   let writer: ChunkWriter;
   if (plan !== undefined) {
     writer = await patchTerms({ docs, keys, memo: memo!, cache: cache!, opt, put, putAs, keep: keep! }, plan.changed);
-    writeTokenDelta(deltaFile, code, plan.delta);
+    writeTokenDelta(deltaFile, code, plan.delta, cache);
   } else {
     const corpus = tokenizeCorpus(docs, cache);
     writeTokenCache(file, code, docs, corpus);
