@@ -73,7 +73,10 @@ interface DelayServer {
   close(): Promise<void>;
 }
 
-/** A static server of `root` that holds each response `delayMs`; `pages` are extra in-memory HTML pages by path. */
+/**
+ * A static server of `root` that holds each response `delayMs`; `pages` are extra in-memory files
+ * by path (HTML, or JavaScript when the path ends in `.js`).
+ */
 async function startDelayServer(root: string, delayMs: number, pages: Record<string, string>, protocol: Protocol): Promise<DelayServer> {
   const base = resolve(root);
   const log: Seen[] = [];
@@ -85,7 +88,10 @@ async function startDelayServer(root: string, delayMs: number, pages: Record<str
       const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
       let body: Buffer | undefined;
       let type = 'text/html; charset=utf-8';
-      if (pages[pathname] !== undefined) body = Buffer.from(pages[pathname]);
+      if (pages[pathname] !== undefined) {
+        body = Buffer.from(pages[pathname]);
+        if (pathname.endsWith('.js')) type = TYPES['.js']!;
+      }
       else {
         const file = resolve(base, `.${pathname}`);
         const info = file.startsWith(base + sep) ? await stat(file).catch(() => undefined) : undefined;
@@ -143,19 +149,68 @@ async function startDelayServer(root: string, delayMs: number, pages: Record<str
 }
 
 /**
- * Longest chain of requests each sent after the previous one's response: a request sent once
- * another had come back may have waited for it. A little slack absorbs clock jitter.
+ * Per request of `sorted` (by start), its place in the longest chain of requests each sent after
+ * the previous one's response: a request sent once another had come back may have waited for it.
+ * A little slack absorbs clock jitter.
  */
-export function roundTripsInRow(log: ReadonlyArray<{ start: number; end: number }>): number {
-  const sorted = [...log].sort((a, b) => a.start - b.start);
+function chainDepths(sorted: ReadonlyArray<{ start: number; end: number }>): number[] {
   const depth: number[] = [];
   sorted.forEach((r, i) => {
     let d = 1;
     for (let j = 0; j < i; j++) if (sorted[j]!.end <= r.start + 1) d = Math.max(d, depth[j]! + 1);
     depth.push(d);
   });
-  return Math.max(0, ...depth);
+  return depth;
 }
+
+/** Longest chain of requests each sent after the previous one's response (`chainDepths`). */
+export function roundTripsInRow(log: ReadonlyArray<{ start: number; end: number }>): number {
+  return Math.max(0, ...chainDepths([...log].sort((a, b) => a.start - b.start)));
+}
+
+/**
+ * The files of a run in the order the browser had to wait for them: one list per link of the
+ * chain (`chainDepths`), without the paths of `skip` (the runtime code).
+ */
+export function layersOf(log: ReadonlyArray<{ path: string; start: number; end: number }>, skip: ReadonlySet<string>): string[][] {
+  const sorted = [...log].sort((a, b) => a.start - b.start);
+  const layers: string[][] = [];
+  chainDepths(sorted).forEach((d, i) => {
+    if (!skip.has(sorted[i]!.path)) (layers[d] ??= []).push(sorted[i]!.path);
+  });
+  return layers.filter((layer) => layer !== undefined);
+}
+
+/**
+ * The floor: a Service Worker that does none of the work, asked for the files a run of ours
+ * fetched, layer after layer (`layers` in the search URL), then answering a fixed body. Its phase
+ * is what Chromium, the server and the round trips cost with the same requests and bytes, so
+ * ours minus the floor is what our script and search cost.
+ */
+const FLOOR_SW = `self.skipWaiting();
+self.addEventListener('install', (e) => e.waitUntil(self.skipWaiting()));
+self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
+self.addEventListener('fetch', (e) => {
+  const url = new URL(e.request.url);
+  if (!url.pathname.startsWith('/api/') || url.pathname.endsWith('.json')) return;
+  e.respondWith((async () => {
+    for (const layer of JSON.parse(url.searchParams.get('layers'))) await Promise.all(layer.map((p) => fetch(p).then((r) => r.arrayBuffer())));
+    return new Response(JSON.stringify({ data: Array.from({ length: 20 }, (_, i) => ({ id: i })) }), { headers: { 'content-type': 'application/json' } });
+  })());
+});`;
+
+const FLOOR_PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench</title><script>
+window.run = async (layers) => {
+  const t0 = performance.now();
+  await navigator.serviceWorker.register('/__floor-sw.js', { scope: '/' });
+  if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+  const t1 = performance.now();
+  const res = await fetch('/api/v1/skills/search?layers=' + encodeURIComponent(layers));
+  const body = await res.json();
+  const t2 = performance.now();
+  return { phase: t2 - t0, search: t2 - t1, results: res.ok ? body.data.length : -1 };
+};
+</script>`;
 
 const OURS_PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench</title><script>
 window.run = async (q) => {
@@ -181,6 +236,12 @@ window.run = async (q) => {
   return { phase: t2 - t0, search: t2 - t1, results: data.length };
 };
 </script>`;
+
+/**
+ * What a run measures: our Service Worker, the floor (a worker that only fetches the files ours
+ * did, `FLOOR_SW`) and Pagefind.
+ */
+export type BrowserEngine = 'ours' | 'floor' | 'pagefind';
 
 /** One cold first search. */
 export interface BrowserSample {
@@ -230,31 +291,47 @@ export function summarize(results: readonly BrowserQueryResult[]): BrowserSummar
   return { phaseMs: med((s) => s.phaseMs), searchMs: med((s) => s.searchMs), roundTrips: med((s) => s.roundTrips), requests: med((s) => s.requests), bytes: med((s) => s.bytes) };
 }
 
-/** Run every query `runs` times cold against each engine given; engines alternate per run so load drifts hit both. */
-export async function measureBrowser(options: BrowserOptions): Promise<{ ours?: BrowserQueryResult[]; pagefind?: BrowserQueryResult[] }> {
+/**
+ * Run every query `runs` times cold against each engine given, and with ours its floor; engines
+ * alternate per run so load drifts hit them all.
+ */
+export async function measureBrowser(options: BrowserOptions): Promise<{ [key in BrowserEngine]?: BrowserQueryResult[] }> {
   const executablePath = findChromium();
   if (executablePath === undefined) throw new Error('no Chromium found (/usr/bin/chromium or chromium on the PATH)');
   // The certificate is made for this run: Chromium is told to accept it (a Service Worker does not
   // register from a page with a certificate error otherwise).
   const args = options.protocol === 'h2' ? [...CHROMIUM_ARGS, '--ignore-certificate-errors'] : CHROMIUM_ARGS;
+  // The worker runs as in a user's browser: playwright-core otherwise inspects a Service Worker's
+  // network, which makes Chromium capture the script's stack for every request the worker sends
+  // (BENCHMARKS.md "Playwright's inspection of the worker"). The page is inspected for both
+  // engines alike; the run reads its requests from the server, not from Playwright.
+  process.env.PLAYWRIGHT_DISABLE_SERVICE_WORKER_NETWORK ??= '1';
   const browser: Browser = await chromium.launch({ executablePath, args });
-  const servers: Array<[key: 'ours' | 'pagefind', server: DelayServer, page: string]> = [];
+  const servers: Array<[key: BrowserEngine, server: DelayServer, page: string]> = [];
   try {
-    if (options.oursDir !== undefined) servers.push(['ours', await startDelayServer(options.oursDir, options.delayMs, { '/__bench.html': OURS_PAGE }, options.protocol), '/__bench.html']);
+    if (options.oursDir !== undefined) {
+      servers.push(['ours', await startDelayServer(options.oursDir, options.delayMs, { '/__bench.html': OURS_PAGE }, options.protocol), '/__bench.html']);
+      const pages = { '/__bench.html': FLOOR_PAGE, '/__floor-sw.js': FLOOR_SW };
+      servers.push(['floor', await startDelayServer(options.oursDir, options.delayMs, pages, options.protocol), '/__bench.html']);
+    }
     if (options.pagefindDir !== undefined) servers.push(['pagefind', await startDelayServer(options.pagefindDir, options.delayMs, { '/__bench.html': PAGEFIND_PAGE }, options.protocol), '/__bench.html']);
-    const out: { ours?: BrowserQueryResult[]; pagefind?: BrowserQueryResult[] } = {};
+    const out: { [key in BrowserEngine]?: BrowserQueryResult[] } = {};
     for (const [key] of servers) out[key] = options.queries.map((q) => ({ q, samples: [] }));
     for (let run = 0; run < options.runs; run++) {
       options.log?.(`browser run ${run + 1}/${options.runs}`);
       for (const [qi, q] of options.queries.entries()) {
+        // The floor replays the files of the run of ours just before it.
+        let layers = '[]';
         for (const [key, server, path] of servers) {
           const context = await browser.newContext({ ignoreHTTPSErrors: options.protocol === 'h2' });
           try {
             const page = await context.newPage();
             await page.goto(server.origin + path);
             server.log.length = 0;
-            const got = await page.evaluate((query) => (window as unknown as { run(q: string): Promise<{ phase: number; search: number; results: number }> }).run(query), q);
+            const arg = key === 'floor' ? layers : q;
+            const got = await page.evaluate((query) => (window as unknown as { run(q: string): Promise<{ phase: number; search: number; results: number }> }).run(query), arg);
             const seen = [...server.log];
+            if (key === 'ours') layers = JSON.stringify(layersOf(seen, new Set(['/sw.js'])));
             if (process.env.BENCH_BROWSER_TRACE) {
               const t0 = Math.min(...seen.map((x) => x.start));
               for (const x of seen.sort((a, b) => a.start - b.start)) options.log?.(`${key} ${q}: ${(x.start - t0).toFixed(0)}–${(x.end - t0).toFixed(0)} ${x.path} ${x.bytes}`);

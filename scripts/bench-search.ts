@@ -36,7 +36,7 @@ import { measureAdversarial, measureQueries, percentile, type AdversarialResult,
 import { gzipSize, networkRetries, startStaticServer } from './bench-http.ts';
 import { buildMiniSearch, miniSearchEngine, miniSearchHostile } from './bench-minisearch.ts';
 import { oursEngine } from './bench-ours.ts';
-import { measureBrowser, summarize, type BrowserQueryResult, type BrowserSample, type BrowserSummary, type Protocol } from './bench-browser.ts';
+import { measureBrowser, summarize, type BrowserQueryResult, type BrowserSample, type BrowserSummary, type BrowserEngine, type Protocol } from './bench-browser.ts';
 import { buildPagefind, pagefindEngine } from './bench-pagefind.ts';
 import { CHROMIUM_ARGS } from '../test/helpers/browser-setup.ts';
 import { ADVERSARIAL, QUERIES } from './bench-queries.ts';
@@ -315,12 +315,13 @@ async function main(): Promise<void> {
 function renderBrowserReport(
   args: Args,
   protocol: Protocol,
-  measured: { ours?: BrowserQueryResult[]; pagefind?: BrowserQueryResult[] },
+  measured: { [key in BrowserEngine]?: BrowserQueryResult[] },
   totalMs: number,
   load: { before: number; after: number },
 ): string {
   const o = measured.ours === undefined ? undefined : summarize(measured.ours);
   const p = measured.pagefind === undefined ? undefined : summarize(measured.pagefind);
+  const f = measured.floor === undefined ? undefined : summarize(measured.floor);
   const lines: string[] = [];
   const over = protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1';
   const versions = [...new Set([...(measured.ours ?? []), ...(measured.pagefind ?? [])].flatMap((r) => r.samples.flatMap((s) => s.http)))].sort();
@@ -349,12 +350,20 @@ function renderBrowserReport(
   lines.push(`| requests | ${cell(o, (s) => String(s.requests))} | ${cell(p, (s) => String(s.requests))} | |`);
   lines.push(`| KiB on the wire | ${cell(o, (s) => kib(s.bytes))} | ${cell(p, (s) => kib(s.bytes))} | ${r((s) => s.bytes)} |`);
   lines.push('');
+  if (o !== undefined && f !== undefined) {
+    lines.push(
+      `**The floor** (a Service Worker of a few lines that computes nothing: asked for the files each run of ours fetched just before, layer after layer, it answers a fixed body): ` +
+        `search phase ${f.phaseMs.toFixed(0)} ms, after its script ${f.searchMs.toFixed(0)} ms, ${f.roundTrips} round trips in a row, ${f.requests} requests. ` +
+        `Ours takes ${(o.phaseMs - f.phaseMs).toFixed(0)} ms more, ${(o.searchMs - f.searchMs).toFixed(0)} ms of it after the runtime code: what our script and our search cost.`,
+    );
+    lines.push('');
+  }
   lines.push('### Per query');
   lines.push('');
   lines.push('Median of the runs: search phase ms / round trips in a row / requests / KiB / results shown (ours through the Service Worker: 20 means it registered and answered).');
   lines.push('');
-  lines.push('| query | ours | Pagefind |');
-  lines.push('|---|---:|---:|');
+  lines.push(`| query | ours |${f === undefined ? '' : ' floor ms |'} Pagefind |`);
+  lines.push(`|---|---:|${f === undefined ? '' : '---:|'}---:|`);
   QUERIES.forEach((query, i) => {
     const one = (results: BrowserQueryResult[] | undefined): string => {
       const samples = results?.[i]?.samples;
@@ -362,7 +371,9 @@ function renderBrowserReport(
       const med = (f: (s: BrowserSample) => number): number => percentile(samples.map(f), 0.5);
       return `${med((s) => s.phaseMs).toFixed(0)} / ${med((s) => s.roundTrips)} / ${med((s) => s.requests)} / ${kib(med((s) => s.bytes))} / ${med((s) => s.results)}`;
     };
-    lines.push(`| \`${query.q.replace(/\|/g, '\\|')}\` | ${one(measured.ours)} | ${one(measured.pagefind)} |`);
+    const floor = measured.floor?.[i]?.samples;
+    const floorCell = f === undefined ? '' : ` ${floor === undefined || floor.length === 0 ? '–' : percentile(floor.map((x) => x.phaseMs), 0.5).toFixed(0)} |`;
+    lines.push(`| \`${query.q.replace(/\|/g, '\\|')}\` | ${one(measured.ours)} |${floorCell} ${one(measured.pagefind)} |`);
   });
   return lines.join('\n');
 }

@@ -5,7 +5,7 @@
  * no timing is asserted here.)
  */
 import { describe, expect, it } from 'vitest';
-import { roundTripsInRow } from '../scripts/bench-browser.ts';
+import { layersOf, roundTripsInRow } from '../scripts/bench-browser.ts';
 import { percentile } from '../scripts/bench-engine.ts';
 import { markdownToHtml } from '../scripts/bench-pagefind.ts';
 import { ADVERSARIAL, QUERIES, toMiniSearch, toPagefind } from '../scripts/bench-queries.ts';
@@ -115,6 +115,18 @@ describe('roundTripsInRow', () => {
     expect(roundTripsInRow(log)).toBe(3);
     expect(roundTripsInRow(log.slice(1, 3))).toBe(1);
     expect(roundTripsInRow([])).toBe(0);
+  });
+
+  it('layersOf lists the files of each link of that chain, in order, without the skipped ones', () => {
+    const log = [
+      { path: '/c2', start: 61, end: 112 },
+      { path: '/sw.js', start: 0, end: 50 },
+      { path: '/d1', start: 120, end: 170 },
+      { path: '/c1', start: 60, end: 110 },
+      { path: '/m', start: 62, end: 111 },
+    ];
+    expect(layersOf(log, new Set(['/sw.js']))).toEqual([['/c1', '/c2', '/m'], ['/d1']]);
+    expect(layersOf(log, new Set())).toEqual([['/sw.js'], ['/c1', '/c2', '/m'], ['/d1']]);
   });
 });
 

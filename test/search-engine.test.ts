@@ -130,6 +130,22 @@ describe('ranking (docs/decisions.md §5)', () => {
     expect(answer.data[2]!.highlights?.name).toBe('<mark>Dockr</mark> typo');
   });
 
+  it('a document holding several forms of a word is one result, in a corpus where those forms are rare', async () => {
+    // 40 documents, 3 with forms of "docker": the candidates are the union of the forms' postings.
+    const skills = Array.from({ length: 40 }, (_, i) => makeSkill(i, { body: `plain filler text number ${i}`, stars: 100 - i }));
+    skills[3] = makeSkill(3, { name: 'Dockerfile docker', body: 'dockers dockerize docker', stars: 97 });
+    skills[17] = makeSkill(17, { body: 'a dockerfile only', stars: 83 });
+    skills[30] = makeSkill(30, { description: 'docker and dockerized images', stars: 70 });
+    const { engine } = await buildIndex(skills);
+    for (const q of ['docker', 'docker -filler', 'docker plain']) {
+      const answer = await search(engine, { q, limit: '100' });
+      const got = ids(answer);
+      expect(new Set(got).size, q).toBe(got.length);
+      expect(answer.pagination.total, q).toBe(got.length);
+    }
+    expect(ids(await search(engine, { q: 'docker' })).sort()).toEqual(['owner/skill-003', 'owner/skill-017', 'owner/skill-030']);
+  });
+
   it('relevance: field weight (name > description > content) times kind (exact > other form > prefix), then stars, recency, id', async () => {
     const skills = [
       makeSkill(0, { body: 'docker compose', stars: 100 }),
