@@ -219,7 +219,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   // After the swap: a build killed before this line leaves the older cache, which is keyed by
   // input hashes and so never wrong.
   if (incremental && stats.record !== undefined) {
-    writeOutputRecord(cacheDir, out, stats.record);
+    // Over the record read, only what changed (a delta beside it, builder/output-record.ts).
+    writeOutputRecord(cacheDir, out, stats.record, outputRecord, stats.changed);
     if (skillFiles !== undefined && check !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record, check.key);
     if (pageInputs !== undefined && check !== undefined) writePageMemo(cacheDir, out, pageInputs, stats.record, check.key);
   }

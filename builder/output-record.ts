@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, rmSync, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MANIFEST_PATH, skillPath } from '../src/paths.ts';
-import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
+import { readCheckedFile, readCheckedFileWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
 
 const FORMAT = 'skills-api-output-record';
 const VERSION = 1;
@@ -53,46 +53,101 @@ function recordFile(cacheDir: string, out: string): string {
   return outputCacheFile(cacheDir, out, 'output', '.txt');
 }
 
+/**
+ * What a record read from the cache folder was made of: the checksum of the base file and the
+ * paths its delta changes (`null`: removed), so the next write can add to the delta instead of
+ * writing every path again.
+ */
+const bases = new WeakMap<OutputRecord, { checksum: string; delta: ReadonlyMap<string, string | null> }>();
+
 /** The record of `out` when it still describes the folder there; undefined otherwise. */
 export function readOutputRecord(cacheDir: string, out: string): OutputRecord | undefined {
-  const file = readCheckedFile(recordFile(cacheDir, out));
+  const file = readCheckedFileWithDelta(recordFile(cacheDir, out));
   if (file === undefined) return undefined;
-  const { header, body } = file;
+  const { header, body, delta } = file;
   const identity = outputIdentity(out);
-  if (header.format !== FORMAT || header.version !== VERSION || identity === undefined || header.output !== identity) return undefined;
+  const fits = (head: Record<string, unknown>): boolean => head.format === FORMAT && head.version === VERSION && identity !== undefined && head.output === identity;
+  // A delta describes the output as its build left it; the base, the output of an earlier build.
+  if (!fits(delta?.header ?? header)) return undefined;
   const record: OutputRecord = new Map();
-  for (const line of body.split('\n')) {
-    if (line === '') continue;
-    const second = line.indexOf(' ', line.indexOf(' ') + 1);
-    if (second === -1) return undefined;
-    const path = line.slice(second + 1);
-    record.set(path.startsWith('"') ? (JSON.parse(path) as string) : path, line.slice(0, second));
-  }
+  if (!readRecordLines(body, record)) return undefined;
+  const changes = new Map<string, string | null>();
+  if (delta !== undefined && !readRecordLines(delta.body, record, changes)) return undefined;
+  bases.set(record, { checksum: header.checksum as string, delta: changes });
   return record;
 }
 
-/** Store the record of `out` (just committed or swapped in). Never throws: without it the next build writes a whole tree. */
-export function writeOutputRecord(cacheDir: string, out: string, record: OutputRecord): void {
+/** Read `<key> <path>` lines into `record` (with `changes`, a delta's: key `- -` removes a path); false when malformed. */
+function readRecordLines(body: string, record: OutputRecord, changes?: Map<string, string | null>): boolean {
+  for (const line of body.split('\n')) {
+    if (line === '') continue;
+    const second = line.indexOf(' ', line.indexOf(' ') + 1);
+    if (second === -1) return false;
+    const stored = line.slice(second + 1);
+    const path = stored.startsWith('"') ? (JSON.parse(stored) as string) : stored;
+    const key = line.slice(0, second);
+    if (changes !== undefined && key === GONE) {
+      record.delete(path);
+      changes.set(path, null);
+      continue;
+    }
+    record.set(path, key);
+    changes?.set(path, key);
+  }
+  return true;
+}
+
+/** The key of a path a delta removes. */
+const GONE = '- -';
+
+/**
+ * Store the record of `out` (just committed or swapped in). Never throws: without it the next
+ * build writes a whole tree. With `changed`, the paths whose key differs from `previous` (the
+ * record read before this build) or that are gone from it, the record is written as a delta beside
+ * the base file `previous` was read from, while that delta stays under 1% of the paths.
+ */
+export function writeOutputRecord(cacheDir: string, out: string, record: OutputRecord, previous?: OutputRecord, changed?: readonly string[]): void {
+  const base = previous === undefined ? undefined : bases.get(previous);
+  if (base !== undefined && changed !== undefined) {
+    const delta = new Map(base.delta);
+    for (const path of changed) delta.set(path, record.get(path) ?? null);
+    if (delta.size <= Math.max(DELTA_MIN, Math.floor(record.size / 100))) {
+      writeRecordFile(recordFile(cacheDir, out), out, { format: FORMAT, version: VERSION }, () => {
+        const lines: string[] = [];
+        for (const [path, key] of delta) lines.push(recordLine(path, key ?? GONE));
+        return lines;
+      }, base.checksum);
+      return;
+    }
+  }
   writeRecordFile(recordFile(cacheDir, out), out, { format: FORMAT, version: VERSION }, () => {
     const lines: string[] = [];
-    // A path with a line break (a skill's own file name) is stored as JSON, marked by its quote.
-    for (const [path, key] of record) lines.push(`${key} ${path.includes('\n') || path.startsWith('"') ? JSON.stringify(path) : path}\n`);
+    for (const [path, key] of record) lines.push(recordLine(path, key));
     return lines;
   });
+}
+
+/** A delta of the output record holds at most this many paths, or 1% of them when more. */
+const DELTA_MIN = 1000;
+
+/** One line of a record: a path with a line break (a skill's own file name) is stored as JSON, marked by its quote. */
+function recordLine(path: string, key: string): string {
+  return `${key} ${path.includes('\n') || path.startsWith('"') ? JSON.stringify(path) : path}\n`;
 }
 
 /**
  * Write a record file of `out` (its header names the output's identity). Never throws: on any
  * failure the file is removed, and a stale one could not match the output's new identity anyway.
  */
-function writeRecordFile(file: string, out: string, head: Record<string, unknown>, lines: () => string[]): void {
+function writeRecordFile(file: string, out: string, head: Record<string, unknown>, lines: () => string[], base?: string): void {
   try {
     const identity = outputIdentity(out);
     if (identity === undefined) {
       rmSync(file, { force: true });
       return;
     }
-    writeCheckedFile(file, { ...head, output: identity }, lines().join(''));
+    if (base !== undefined) writeDeltaFile(file, base, { ...head, output: identity }, lines().join(''));
+    else writeCheckedFileWhole(file, { ...head, output: identity }, lines().join(''));
   } catch {
     try {
       rmSync(file, { force: true });

@@ -47,6 +47,8 @@ export interface OutputStats {
   reused: number;
   /** The record of the new output (`WriteOptions.record`). */
   record?: OutputRecord;
+  /** With `WriteOptions.inPlace`: the paths whose key differs from that record's, or that are gone from it. */
+  changed?: string[];
 }
 
 /** Options of `writeAtomically`. */
@@ -155,7 +157,14 @@ async function writeInPlace<T>(
     for (const path of changes.staged) {
       if (path !== marker) ops.push({ path, kind: previous.has(path) ? 'replace' : 'add' });
     }
-    for (const path of previous.keys()) if (!record.has(path)) ops.push({ path, kind: 'remove' });
+    const removed: string[] = [];
+    for (const path of previous.keys()) {
+      if (record.has(path)) continue;
+      ops.push({ path, kind: 'remove' });
+      removed.push(path);
+    }
+    // The manifest is among the staged paths even when its bytes are the same: listed, never missed.
+    stats.changed = [...changes.staged, ...removed];
     const sameMarker = previous.get(marker) === record.get(marker);
     if (ops.length > 0 || !sameMarker) ops.push({ path: marker, kind: previous.has(marker) ? 'replace' : 'add' });
     // The manifest is committed whenever anything changed (followers see a new tree by it) but
