@@ -221,7 +221,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   if (incremental && stats.record !== undefined) {
     // Over the record read, only what changed (a delta beside it, builder/output-record.ts).
     writeOutputRecord(cacheDir, out, stats.record, outputRecord, stats.changed);
-    if (skillFiles !== undefined && check !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record, check.key);
+    if (skillFiles !== undefined && check !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record, check.key, skillFilesRecord);
     if (pageInputs !== undefined && check !== undefined) writePageMemo(cacheDir, out, pageInputs, stats.record, check.key);
   }
   if (incremental && cache !== undefined) {

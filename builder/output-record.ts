@@ -184,38 +184,65 @@ function skillFilesFile(cacheDir: string, out: string): string {
  * same options and build code (`key`: builder/up-to-date.ts `buildKey`); undefined otherwise.
  */
 export function readSkillFilesRecord(cacheDir: string, out: string, key: string): Map<string, StoredSkillFiles> | undefined {
-  const file = readCheckedFile(skillFilesFile(cacheDir, out));
+  const file = readCheckedFileWithDelta(skillFilesFile(cacheDir, out));
   if (file === undefined) return undefined;
   const identity = outputIdentity(out);
-  if (file.header.format !== `${FORMAT}-skill-files-3` || identity === undefined || file.header.output !== identity || file.header.key !== key) return undefined;
+  const head = file.delta?.header ?? file.header;
+  if (file.header.format !== SKILL_FILES_FORMAT || head.format !== SKILL_FILES_FORMAT || identity === undefined || head.output !== identity || head.key !== key) return undefined;
   try {
     const found = new Map<string, StoredSkillFiles>();
-    for (const line of file.body.split('\n')) {
-      if (line === '') continue;
-      const { dir, ...entry } = JSON.parse(line) as StoredSkillFiles & { dir: string };
-      found.set(dir, entry);
-    }
+    const lines = new Map<string, string>();
+    const read = (body: string, inBase: boolean): void => {
+      for (const line of body.split('\n')) {
+        if (line === '') continue;
+        const { dir, gone, ...entry } = JSON.parse(line) as StoredSkillFiles & { dir: string; gone?: true };
+        if (!inBase && gone === true) {
+          found.delete(dir);
+          continue;
+        }
+        found.set(dir, entry);
+        if (inBase) lines.set(dir, line);
+      }
+    };
+    read(file.body, true);
+    if (file.delta !== undefined) read(file.delta.body, false);
+    skillFilesBases.set(found, { checksum: file.header.checksum as string, lines });
     return found;
   } catch {
     return undefined;
   }
 }
 
+const SKILL_FILES_FORMAT = `${FORMAT}-skill-files-3`;
+
+/** The base file a skill-files record was read from: its checksum and its lines by skill folder. */
+const skillFilesBases = new WeakMap<ReadonlyMap<string, StoredSkillFiles>, { checksum: string; lines: ReadonlyMap<string, string> }>();
+
 /**
  * Store the skill files of `out` with the keys of `record` (entries with a path the record lacks
- * are left out), for builds of `key` (see `readSkillFilesRecord`). Never throws.
+ * are left out), for builds of `key` (see `readSkillFilesRecord`). Never throws. Over `previous`
+ * (the skill-files record read before this build), only the lines that differ from its base
+ * file's go into a delta beside it, while that delta stays under 1% of the skill folders.
  */
-export function writeSkillFilesRecord(cacheDir: string, out: string, skills: ReadonlyMap<string, StoredSkillFiles>, record: OutputRecord, key: string): void {
-  writeRecordFile(skillFilesFile(cacheDir, out), out, { format: `${FORMAT}-skill-files-3`, key }, () => {
-    const lines: string[] = [];
-    for (const [dir, entry] of skills) {
-      const files = entry.files.map(([path]): [string, string] => [path, record.get(path) ?? '']);
-      if (files.some(([, key]) => key === '')) continue;
-      const [owner, repo] = dir.split('/').slice(1);
-      const detailKey = entry.detail === undefined ? undefined : record.get(skillPath(owner!, repo!, 'detail'));
-      const detail = detailKey === undefined ? {} : { detail: [entry.detail![0], detailKey] };
-      lines.push(`${JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files, ...detail })}\n`);
+export function writeSkillFilesRecord(cacheDir: string, out: string, skills: ReadonlyMap<string, StoredSkillFiles>, record: OutputRecord, key: string, previous?: ReadonlyMap<string, StoredSkillFiles>): void {
+  const lines: [dir: string, line: string][] = [];
+  for (const [dir, entry] of skills) {
+    const files = entry.files.map(([path]): [string, string] => [path, record.get(path) ?? '']);
+    if (files.some(([, key]) => key === '')) continue;
+    const [owner, repo] = dir.split('/').slice(1);
+    const detailKey = entry.detail === undefined ? undefined : record.get(skillPath(owner!, repo!, 'detail'));
+    const detail = detailKey === undefined ? {} : { detail: [entry.detail![0], detailKey] };
+    lines.push([dir, JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files, ...detail })]);
+  }
+  const base = previous === undefined ? undefined : skillFilesBases.get(previous);
+  if (base !== undefined) {
+    const changed = lines.filter(([dir, line]) => base.lines.get(dir) !== line).map(([, line]) => `${line}\n`);
+    const written = new Set(lines.map(([dir]) => dir));
+    for (const dir of base.lines.keys()) if (!written.has(dir)) changed.push(`${JSON.stringify({ dir, gone: true })}\n`);
+    if (changed.length <= Math.max(64, Math.floor(lines.length / 100))) {
+      writeRecordFile(skillFilesFile(cacheDir, out), out, { format: SKILL_FILES_FORMAT, key }, () => changed, base.checksum);
+      return;
     }
-    return lines;
-  });
+  }
+  writeRecordFile(skillFilesFile(cacheDir, out), out, { format: SKILL_FILES_FORMAT, key }, () => lines.map(([, line]) => `${line}\n`));
 }
