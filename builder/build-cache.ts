@@ -27,7 +27,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deltaFile, readCheckedFileWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
+import { deltaFile, readCheckedFile, readCheckedFileWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
 import type { Problem, SkillRecord } from './model.ts';
 import type { SkillSignals } from './quality/index.ts';
 
@@ -60,11 +60,15 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
   /** The record's own quality signals (builder/quality/), once computed: they depend on its input alone. */
   signals?: SkillSignals;
   /**
-   * The stored line this entry was read from, while the entry is that line's exactly (a folder
-   * re-used by its stamp): written back as it is instead of serialized again. Never stored itself.
+   * The stored line this entry was read from a delta, while the entry is that line's exactly (a
+   * folder re-used by its stamp): written back as it is instead of serialized again. Never stored itself.
    */
   line?: string;
-  /** Set with `line` when that line is the stored base file's (not its delta's): a delta leaves it out. Never stored. */
+  /**
+   * Set while the entry is exactly its line in the stored base file (read from it, then re-used
+   * by its stamp): a delta leaves it out, and a whole write copies that line from the base file.
+   * The line itself is not kept (100k lines would hold the whole file in the heap). Never stored.
+   */
   inBase?: true;
 }
 
@@ -128,8 +132,7 @@ function readLines(body: string, skills: Map<string, CachedSkill<StoredRecord>>,
     }
     if (!isStoredEntry(entry)) return false;
     skills.set(entry.dir, {
-      line,
-      ...(inBase ? { inBase: true as const } : {}),
+      ...(inBase ? { inBase: true as const } : { line }),
       hash: entry.hash,
       problems: entry.problems,
       ...(entry.record === undefined ? {} : { record: entry.record }),
@@ -161,7 +164,7 @@ export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>):
     const changed: string[] = [];
     const limit = Math.max(DELTA_MIN, Math.floor(cache.skills.size / 100));
     for (const [dir, entry] of cache.skills) {
-      if (entry.inBase === true && entry.line !== undefined) continue;
+      if (entry.inBase === true) continue;
       changed.push(lineOf(dir, entry));
       if (changed.length > limit) break;
     }
@@ -174,10 +177,40 @@ export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>):
       return;
     }
   }
+  // Unchanged folders' lines as the base file has them (not serialized again: that would read
+  // the SKILL.md text of every record restored without it).
+  const baseLines = base === undefined ? undefined : baseLinesOf(file, base.checksum);
   const lines: string[] = [];
-  for (const [dir, entry] of cache.skills) lines.push(lineOf(dir, entry));
+  for (const [dir, entry] of cache.skills) lines.push((entry.inBase === true ? baseLines?.get(dir) : undefined) ?? lineOf(dir, entry));
   const body = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   writeCheckedFileWhole(file, header, body);
+}
+
+/** The lines of base file `file` by folder, when it is still the base of checksum `checksum`. */
+function baseLinesOf(file: string, checksum: string): Map<string, string> | undefined {
+  const read = readCheckedFile(file);
+  if (read === undefined || read.header.checksum !== checksum) return undefined;
+  const lines = new Map<string, string>();
+  for (const line of read.body.split('\n')) {
+    if (line === '') continue;
+    const dir = dirOf(line);
+    if (dir !== undefined) lines.set(dir, line);
+  }
+  return lines;
+}
+
+/** The folder of a stored line, its first key (`lineOf`), read without parsing the rest. */
+function dirOf(line: string): string | undefined {
+  if (!line.startsWith('{"dir":"')) return undefined;
+  for (let i = 8; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x5c) i++; // an escape: skip the character after the backslash
+    else if (c === 0x22) {
+      const dir = parseOrUndefined(line.slice(7, i + 1));
+      return typeof dir === 'string' ? dir : undefined;
+    }
+  }
+  return undefined;
 }
 
 /** A delta of the build cache holds at most this many lines, or 1% of the folders when more. */

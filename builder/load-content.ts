@@ -425,7 +425,7 @@ function loadSkill(
   // Unchanged but for the SKILL.md text, which is not stored: the stored line can be written back.
   const { line: _line, ...result } = own;
   own = own === restored && cached?.signals !== undefined && kept.stamp === cached.stamp
-    ? { ...result, ...kept, line: cached.line!, ...(cached.inBase === true ? { inBase: true as const } : {}) }
+    ? { ...result, ...kept, ...(cached.line === undefined ? {} : { line: cached.line }), ...(cached.inBase === true ? { inBase: true as const } : {}) }
     : { ...result, ...kept };
   context.next.set(dir, own);
   if (collisions.length > 0) return { problems: [...collisions, ...own.problems] };

@@ -6,7 +6,7 @@
  * it needs no longer describes the output. The build cache with synthetic entries; the output
  * record with real builds of a copy of the sample content.
  */
-import { copyFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../builder/build.ts';
 import { cacheFiles, readLoadCache, writeLoadCache, type CachedSkill, type LoadCache } from '../builder/build-cache.ts';
+import { loadContent } from '../builder/load-content.ts';
 import type { SkillRecord } from '../builder/model.ts';
 import { fileKey, outputCacheFile, readOutputRecord } from '../builder/output-record.ts';
 
@@ -96,6 +97,32 @@ describe('the build cache delta', () => {
     expect(readLoadCache(dir, '/content-of-the-delta-test')!.skills.get('skills/o/r0')!.hash).toBe('d0');
     writeFileSync(deltaFile, readFileSync(deltaFile, 'utf8').replace('"d0"', '"e0"'));
     expect(readLoadCache(dir, '/content-of-the-delta-test')!.skills.get('skills/o/r0')!.hash).toBe(hashes(many).get('skills/o/r0'));
+  });
+});
+
+describe('the build cache written whole over its base', () => {
+  it('copies the lines of unchanged folders from the base file, reading no SKILL.md', async () => {
+    const content = join(base, 'content-whole');
+    const dir = join(base, 'load-cache-whole');
+    await cp(SAMPLE, content, { recursive: true });
+    // Stamps trusted as settled: the copy was just written.
+    const stamps = { started: Date.now() + 60_000 };
+    const first = await loadContent(content, { stamps });
+    writeLoadCache(dir, first.cache!);
+    const root = realpathSync.native(content);
+    const stored = readLoadCache(dir, root)!;
+    const second = await loadContent(content, { previous: stored, stamps });
+    expect(second.stamped).toBe(second.cache!.skills.size);
+    // More new folders than a delta may hold: written whole. The content is gone, so a record
+    // serialized again (reading its SKILL.md) would throw: the unchanged lines come from the base.
+    for (let n = 0; n < 70; n++) second.cache!.skills.set(`skills/extra/r${n}`, { hash: `x${n}`, problems: [] });
+    await rm(content, { recursive: true });
+    writeLoadCache(dir, second.cache!);
+    const [, deltaFile] = cacheFiles(dir, root);
+    expect(existsSync(deltaFile)).toBe(false);
+    const whole = readLoadCache(dir, root)!;
+    expect(whole.skills.size).toBe(stored.skills.size + 70);
+    for (const [folder, entry] of stored.skills) expect(whole.skills.get(folder)!.record).toEqual(entry.record);
   });
 });
 
