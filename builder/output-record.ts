@@ -173,6 +173,8 @@ export interface StoredSkillFiles {
   files: [path: string, key: string][];
   /** The detail's memo and output key (builder/skill-output.ts `keepDetail`). */
   detail?: [memo: string, key: string];
+  /** The skill's discovery name (builder/skill-output.ts). */
+  discovery?: string;
 }
 
 function skillFilesFile(cacheDir: string, out: string): string {
@@ -213,7 +215,7 @@ export function readSkillFilesRecord(cacheDir: string, out: string, key: string)
   }
 }
 
-const SKILL_FILES_FORMAT = `${FORMAT}-skill-files-3`;
+const SKILL_FILES_FORMAT = `${FORMAT}-skill-files-4`;
 
 /** The base file a skill-files record was read from: its checksum and its lines by skill folder. */
 const skillFilesBases = new WeakMap<ReadonlyMap<string, StoredSkillFiles>, { checksum: string; lines: ReadonlyMap<string, string> }>();
@@ -232,7 +234,7 @@ export function writeSkillFilesRecord(cacheDir: string, out: string, skills: Rea
     const [owner, repo] = dir.split('/').slice(1);
     const detailKey = entry.detail === undefined ? undefined : record.get(skillPath(owner!, repo!, 'detail'));
     const detail = detailKey === undefined ? {} : { detail: [entry.detail![0], detailKey] };
-    lines.push([dir, JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files, ...detail })]);
+    lines.push([dir, JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files, ...detail, ...(entry.discovery === undefined ? {} : { discovery: entry.discovery }) })]);
   }
   const base = previous === undefined ? undefined : skillFilesBases.get(previous);
   if (base !== undefined) {

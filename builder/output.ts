@@ -37,6 +37,12 @@ export interface OutputWriter {
    * cannot be kept (then the caller writes them all).
    */
   keep?(files: readonly (readonly [path: string, key: string])[]): boolean;
+  /**
+   * Keep the live output's files at these paths with whatever bytes the output record has for
+   * them (an in-place build): for files the caller knows to be made of the same input by the
+   * same build code. All or nothing, like `keep`.
+   */
+  keepAsIs?(paths: readonly string[]): boolean;
 }
 
 /** Totals of what was written. */
@@ -403,6 +409,17 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
         stats.reused += 1;
       }
       return true;
+    },
+    keepAsIs: (paths) => {
+      const previous = changes?.previous;
+      if (previous === undefined) return false;
+      const files: [string, string][] = [];
+      for (const path of paths) {
+        const key = previous.get(path);
+        if (key === undefined) return false;
+        files.push([path, key]);
+      }
+      return writer.keep!(files);
     },
   };
   const settle = async (): Promise<{ error: unknown } | undefined> => {

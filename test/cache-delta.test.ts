@@ -17,6 +17,7 @@ import { cacheFiles, readLoadCache, writeLoadCache, type CachedSkill, type LoadC
 import { loadContent } from '../builder/load-content.ts';
 import type { SkillRecord } from '../builder/model.ts';
 import { fileKey, outputCacheFile, readOutputRecord } from '../builder/output-record.ts';
+import { treeHashes } from './helpers/read-tree.ts';
 
 const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
 
@@ -182,5 +183,42 @@ describe('the output record delta', () => {
     // A clean build over the output replaces its manifest: the record no longer describes it.
     await runBuild({ contentDir: content, outDir: out, sourceDateEpoch: undefined });
     expect(readOutputRecord(cacheDir, out)).toBeUndefined();
+  });
+});
+
+describe('kept discovery indexes', () => {
+  it("an owner's index and its skills' indexes follow a removed, a renamed and an added skill", async () => {
+    const content = join(base, 'content-discovery');
+    const out = join(base, 'public-discovery');
+    const cacheDir = join(base, 'cache-discovery');
+    await cp(SAMPLE, content, { recursive: true });
+    const build = (): ReturnType<typeof runBuild> => runBuild({ contentDir: content, outDir: out, incremental: true, cacheDir, sourceDateEpoch: undefined });
+    const clean = async (name: string): Promise<Map<string, string>> => {
+      await runBuild({ contentDir: content, outDir: join(base, name), sourceDateEpoch: undefined });
+      return treeHashes(join(base, name));
+    };
+    await build();
+    await build();
+    const owner = join(content, 'skills', 'brightdesk');
+    const [first, second] = readdirSync(owner).sort();
+    // One skill of the owner gone: the others are kept, the owner's index is not.
+    await cp(join(owner, first!), join(base, 'saved-skill'), { recursive: true });
+    await rm(join(owner, first!), { recursive: true });
+    await build();
+    expect(treeHashes(out)).toEqual(await clean('clean-discovery-1'));
+    // Back under a name that takes another skill's discovery name with a suffix (`a_b` beside `a-b`).
+    await cp(join(base, 'saved-skill'), join(owner, second!.replace(/-/g, '_')), { recursive: true });
+    await build();
+    expect(treeHashes(out)).toEqual(await clean('clean-discovery-2'));
+    // The skill whose name it took gone: the kept skill's discovery name loses its suffix.
+    await cp(join(owner, second!), join(base, 'saved-second'), { recursive: true });
+    await rm(join(owner, second!), { recursive: true });
+    await build();
+    expect(treeHashes(out)).toEqual(await clean('clean-discovery-3'));
+    await cp(join(base, 'saved-second'), join(owner, second!), { recursive: true });
+    await rm(join(owner, second!.replace(/-/g, '_')), { recursive: true });
+    await cp(join(base, 'saved-skill'), join(owner, first!), { recursive: true });
+    await build();
+    expect(treeHashes(out)).toEqual(await clean('clean-discovery-4'));
   });
 });
