@@ -193,22 +193,23 @@ export function readSkillFilesRecord(cacheDir: string, out: string, key: string)
   if (file.header.format !== SKILL_FILES_FORMAT || head.format !== SKILL_FILES_FORMAT || identity === undefined || head.output !== identity || head.key !== key) return undefined;
   try {
     const found = new Map<string, StoredSkillFiles>();
-    const lines = new Map<string, string>();
+    const dirs = new Set<string>();
+    const asBase = new Set<string>();
     const read = (body: string, inBase: boolean): void => {
       for (const line of body.split('\n')) {
         if (line === '') continue;
         const { dir, gone, ...entry } = JSON.parse(line) as StoredSkillFiles & { dir: string; gone?: true };
-        if (!inBase && gone === true) {
-          found.delete(dir);
-          continue;
-        }
-        found.set(dir, entry);
-        if (inBase) lines.set(dir, line);
+        if (inBase) {
+          dirs.add(dir);
+          asBase.add(dir);
+        } else asBase.delete(dir);
+        if (!inBase && gone === true) found.delete(dir);
+        else found.set(dir, entry);
       }
     };
     read(file.body, true);
     if (file.delta !== undefined) read(file.delta.body, false);
-    skillFilesBases.set(found, { checksum: file.header.checksum as string, lines });
+    skillFilesBases.set(found, { checksum: file.header.checksum as string, dirs, asBase });
     return found;
   } catch {
     return undefined;
@@ -217,34 +218,62 @@ export function readSkillFilesRecord(cacheDir: string, out: string, key: string)
 
 const SKILL_FILES_FORMAT = `${FORMAT}-skill-files-4`;
 
-/** The base file a skill-files record was read from: its checksum and its lines by skill folder. */
-const skillFilesBases = new WeakMap<ReadonlyMap<string, StoredSkillFiles>, { checksum: string; lines: ReadonlyMap<string, string> }>();
+/**
+ * The base file a skill-files record was read from: its checksum, its skill folders, and those
+ * whose entry read is the base file's (not changed or removed by the delta).
+ */
+const skillFilesBases = new WeakMap<ReadonlyMap<string, StoredSkillFiles>, { checksum: string; dirs: ReadonlySet<string>; asBase: ReadonlySet<string> }>();
 
 /**
  * Store the skill files of `out` with the keys of `record` (entries with a path the record lacks
  * are left out), for builds of `key` (see `readSkillFilesRecord`). Never throws. Over `previous`
- * (the skill-files record read before this build), only the lines that differ from its base
- * file's go into a delta beside it, while that delta stays under 1% of the skill folders.
+ * (the skill-files record read before this build), only the entries not `unchanged` since it was
+ * read (an entry kept whole, files and detail, is the line it was read from) and those gone go
+ * into a delta beside the base file it was read from, while that delta stays under 1% of the
+ * skill folders.
  */
-export function writeSkillFilesRecord(cacheDir: string, out: string, skills: ReadonlyMap<string, StoredSkillFiles>, record: OutputRecord, key: string, previous?: ReadonlyMap<string, StoredSkillFiles>): void {
-  const lines: [dir: string, line: string][] = [];
-  for (const [dir, entry] of skills) {
+export function writeSkillFilesRecord(cacheDir: string, out: string, skills: ReadonlyMap<string, StoredSkillFiles>, record: OutputRecord, key: string, previous?: ReadonlyMap<string, StoredSkillFiles>, unchanged?: (dir: string) => boolean): void {
+  const lineOf = (dir: string, entry: StoredSkillFiles): string | undefined => {
     const files = entry.files.map(([path]): [string, string] => [path, record.get(path) ?? '']);
-    if (files.some(([, key]) => key === '')) continue;
+    if (files.some(([, key]) => key === '')) return undefined;
     const [owner, repo] = dir.split('/').slice(1);
     const detailKey = entry.detail === undefined ? undefined : record.get(skillPath(owner!, repo!, 'detail'));
     const detail = detailKey === undefined ? {} : { detail: [entry.detail![0], detailKey] };
-    lines.push([dir, JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files, ...detail, ...(entry.discovery === undefined ? {} : { discovery: entry.discovery }) })]);
-  }
+    return `${JSON.stringify({ dir, hash: entry.hash, archive: entry.archive, files, ...detail, ...(entry.discovery === undefined ? {} : { discovery: entry.discovery }) })}\n`;
+  };
+  const file = skillFilesFile(cacheDir, out);
+  const head = { format: SKILL_FILES_FORMAT, key };
   const base = previous === undefined ? undefined : skillFilesBases.get(previous);
   if (base !== undefined) {
-    const changed = lines.filter(([dir, line]) => base.lines.get(dir) !== line).map(([, line]) => `${line}\n`);
-    const written = new Set(lines.map(([dir]) => dir));
-    for (const dir of base.lines.keys()) if (!written.has(dir)) changed.push(`${JSON.stringify({ dir, gone: true })}\n`);
-    if (changed.length <= Math.max(64, Math.floor(lines.length / 100))) {
-      writeRecordFile(skillFilesFile(cacheDir, out), out, { format: SKILL_FILES_FORMAT, key }, () => changed, base.checksum);
+    const limit = Math.max(64, Math.floor(skills.size / 100));
+    const changed: string[] = [];
+    const written = new Set<string>();
+    for (const [dir, entry] of skills) {
+      if (changed.length > limit) break;
+      if (base.asBase.has(dir) && unchanged?.(dir) === true) {
+        written.add(dir);
+        continue;
+      }
+      const line = lineOf(dir, entry);
+      if (line === undefined) continue;
+      written.add(dir);
+      changed.push(line);
+    }
+    for (const dir of base.dirs) {
+      if (changed.length > limit) break;
+      if (!written.has(dir)) changed.push(`${JSON.stringify({ dir, gone: true })}\n`);
+    }
+    if (changed.length <= limit) {
+      writeRecordFile(file, out, head, () => changed, base.checksum);
       return;
     }
   }
-  writeRecordFile(skillFilesFile(cacheDir, out), out, { format: SKILL_FILES_FORMAT, key }, () => lines.map(([, line]) => `${line}\n`));
+  writeRecordFile(file, out, head, () => {
+    const lines: string[] = [];
+    for (const [dir, entry] of skills) {
+      const line = lineOf(dir, entry);
+      if (line !== undefined) lines.push(line);
+    }
+    return lines;
+  });
 }

@@ -117,6 +117,8 @@ export interface SkillFilesMemo {
   hashOf(dir: string): string | undefined;
   next: Map<string, SkillFiles>;
   kept: Set<string>;
+  /** Skill folders whose detail was kept too (`keepDetail`): with `kept`, their entry is the one read. */
+  keptDetails?: Set<string>;
 }
 
 /**
@@ -131,7 +133,9 @@ export function keepDetail(memo: SkillFilesMemo, writer: OutputWriter, skill: Sk
   const detail = detailMemo(next.hash, shared, skill);
   const known = memo.previous.get(skill.dir)?.detail;
   next.detail = [detail, ''];
-  return known !== undefined && known[0] === detail && writer.keep?.([[skillPath(skill.owner, skill.repo, 'detail'), known[1]]]) === true;
+  const kept = known !== undefined && known[0] === detail && writer.keep?.([[skillPath(skill.owner, skill.repo, 'detail'), known[1]]]) === true;
+  if (kept) memo.keptDetails?.add(skill.dir);
+  return kept;
 }
 
 /**
