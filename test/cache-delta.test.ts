@@ -16,7 +16,9 @@ import { runBuild } from '../builder/build.ts';
 import { cacheFiles, readLoadCache, writeLoadCache, type CachedSkill, type LoadCache } from '../builder/build-cache.ts';
 import { loadContent } from '../builder/load-content.ts';
 import type { SkillRecord } from '../builder/model.ts';
-import { fileKey, outputCacheFile, readOutputRecord } from '../builder/output-record.ts';
+import { readCheckedFile } from '../builder/checked-file.ts';
+import { fileKey, outputCacheFile, readOutputRecord, readSkillFilesRecord } from '../builder/output-record.ts';
+import { skillPath } from '../src/paths.ts';
 import { treeHashes } from './helpers/read-tree.ts';
 
 const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
@@ -173,6 +175,19 @@ describe('the output record delta', () => {
     expect(readFileSync(recordFile)).toEqual(baseBytes);
     expect(sorted(readOutputRecord(cacheDir, out))).toEqual(outputKeys(out));
     expect([...readOutputRecord(cacheDir, out)!.keys()].some((path) => path.includes(`/${owner}/${repo}/`))).toBe(false);
+    // The skill-files record (base and delta) names every skill's files with their keys in the output.
+    const skillFilesFile = outputCacheFile(cacheDir, out, 'skill-files', '.ndjson');
+    expect(existsSync(`${skillFilesFile}.delta`)).toBe(true);
+    const key = readCheckedFile(skillFilesFile)!.header.key as string;
+    const skillFiles = readSkillFilesRecord(cacheDir, out, key)!;
+    const keys = outputKeys(out);
+    const dirs = readdirSync(join(content, 'skills')).flatMap((o) => readdirSync(join(content, 'skills', o)).map((r) => `skills/${o}/${r}`)).sort();
+    expect([...skillFiles.keys()].sort()).toEqual(dirs);
+    for (const [dir, entry] of skillFiles) {
+      for (const [path, fileKey] of entry.files) expect([path, fileKey]).toEqual([path, keys.get(path)]);
+      const [, o, r] = dir.split('/');
+      expect(entry.detail?.[1]).toBe(keys.get(skillPath(o!, r!, 'detail')));
+    }
 
     // Without its delta the base describes an earlier output: not used (the build writes a whole tree).
     copyFileSync(`${recordFile}.delta`, join(base, 'saved-delta'));
