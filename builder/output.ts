@@ -341,10 +341,40 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
   };
   /** Claim `path` for this build: checked before any await, so concurrent writes of one path cannot both pass. */
   const claim = (path: string): void => {
+    if (inPlace !== undefined) {
+      claimInPlace(path);
+      return;
+    }
     const key = path.normalize('NFC').toLowerCase();
     const previous = written.get(key);
     if (previous !== undefined) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(previous)})`);
     written.set(key, path);
+  };
+  // Against the record of the live output (an in-place build), whose paths a build claimed
+  // together (no two of them fold to one key): a path of that record is claimed by its exact
+  // spelling (this build's record holds every path claimed so far, each set right after its
+  // claim); only a path new to the output is folded, into `written` with the other new ones, and
+  // compared with the folded paths of the whole record when the writes settle (`foldCheck`).
+  const inPlace = changes?.previous;
+  const fresh: string[] = [];
+  const claimInPlace = (path: string): void => {
+    if (record!.has(path)) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(path)})`);
+    if (inPlace!.has(path)) return;
+    const key = path.normalize('NFC').toLowerCase();
+    const previous = written.get(key);
+    if (previous !== undefined) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(previous)})`);
+    written.set(key, path);
+    fresh.push(path);
+  };
+  /** A path new to the output that folds to the key of another path of this build, as an error; undefined when none. */
+  const foldCheck = (): Error | undefined => {
+    if (fresh.length === 0 || record === undefined) return undefined;
+    for (const path of record.keys()) {
+      if (!inPlace!.has(path)) continue;
+      const other = written.get(path.normalize('NFC').toLowerCase());
+      if (other !== undefined) return new Error(`output path ${JSON.stringify(other)} written twice (also ${JSON.stringify(path)})`);
+    }
+    return undefined;
   };
 
   const write = (path: string, data: string | Uint8Array): Promise<void> => {
@@ -425,6 +455,10 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
   const settle = async (): Promise<{ error: unknown } | undefined> => {
     while (running.size > 0) await Promise.all(running);
     await disk.close();
+    if (failure === undefined) {
+      const folded = foldCheck();
+      if (folded !== undefined) failure = { error: folded };
+    }
     return failure;
   };
   return { writer, stats, settle };
