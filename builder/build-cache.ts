@@ -11,7 +11,11 @@
  * made them: a file that is truncated, corrupt, foreign or from another version of the build is
  * ignored as a whole, and the build loads everything. The file is replaced atomically (written
  * beside it, then renamed) and only after the output was swapped in; since entries are keyed by
- * input hashes, even an older cache is never wrong, only less useful.
+ * input hashes, even an older cache is never wrong, only less useful. A build that changed few
+ * folders leaves that file (the base) as it is and writes their lines, and `{dir, gone}` lines for
+ * folders gone, into a delta beside it (builder/checked-file.ts `writeDeltaFile`: it names the
+ * base's checksum and holds every change since the base was written); past 1% of the folders the
+ * base is written whole again, the lines of unchanged folders copied from the old base.
  *
  * A record is stored whole, every field in its place, but for the parts derived from the SKILL.md
  * bytes: the raw text, SHA-256 and size are stored as `null` and the body as its offset in the

@@ -2,7 +2,9 @@
  * The files an `--incremental` build keeps beside its output (the build cache, the output record,
  * the skill-files record): a JSON header line, then a body whose SHA-256 the header's `checksum`
  * holds. A file cut short, edited or half-written never passes `readCheckedFile`, so a reader
- * falls back to doing the work instead of trusting it.
+ * falls back to doing the work instead of trusting it. A large one may have a delta beside it
+ * (`<file>.delta`, itself a checked file whose header names the base's checksum): a build that
+ * changed a few entries writes those there instead of the whole file again.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';

@@ -9,7 +9,10 @@
  * inode, size and modification time): any other build replaces the manifest, so a record that no longer describes the output is never used (the
  * build then writes a whole new tree). A hand edit inside the tree is not seen, as with the
  * no-change check (builder/up-to-date.ts). Format: a JSON header line, then `<hash> <size> <path>`
- * lines, with the SHA-256 of those lines in the header.
+ * lines, with the SHA-256 of those lines in the header. After an in-place build only the paths
+ * whose key changed since the whole file was written (`- - <path>` for one removed) go into its
+ * delta (builder/checked-file.ts), whose header then names the output; the skill-files record
+ * is kept the same way.
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, rmSync, type BigIntStats } from 'node:fs';
