@@ -11,7 +11,11 @@
  * made them: a file that is truncated, corrupt, foreign or from another version of the build is
  * ignored as a whole, and the build loads everything. The file is replaced atomically (written
  * beside it, then renamed) and only after the output was swapped in; since entries are keyed by
- * input hashes, even an older cache is never wrong, only less useful.
+ * input hashes, even an older cache is never wrong, only less useful. A build that changed few
+ * folders leaves that file (the base) as it is and writes their lines, and `{dir, gone}` lines for
+ * folders gone, into a delta beside it (builder/checked-file.ts `writeDeltaFile`: it names the
+ * base's checksum and holds every change since the base was written); past 1% of the folders the
+ * base is written whole again, the lines of unchanged folders copied from the old base.
  *
  * A record is stored whole, every field in its place, but for the parts derived from the SKILL.md
  * bytes: the raw text, SHA-256 and size are stored as `null` and the body as its offset in the
@@ -27,7 +31,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
+import { deltaFile, readCheckedFile, readCheckedFileWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
 import type { Problem, SkillRecord } from './model.ts';
 import type { SkillSignals } from './quality/index.ts';
 
@@ -60,10 +64,16 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
   /** The record's own quality signals (builder/quality/), once computed: they depend on its input alone. */
   signals?: SkillSignals;
   /**
-   * The stored line this entry was read from, while the entry is that line's exactly (a folder
-   * re-used by its stamp): written back as it is instead of serialized again. Never stored itself.
+   * The stored line this entry was read from a delta, while the entry is that line's exactly (a
+   * folder re-used by its stamp): written back as it is instead of serialized again. Never stored itself.
    */
   line?: string;
+  /**
+   * Set while the entry is exactly its line in the stored base file (read from it, then re-used
+   * by its stamp): a delta leaves it out, and a whole write copies that line from the base file.
+   * The line itself is not kept (100k lines would hold the whole file in the heap). Never stored.
+   */
+  inBase?: true;
 }
 
 /** The per-skill results of one load of one content folder. */
@@ -74,6 +84,11 @@ export interface LoadCache<R = SkillRecord | StoredRecord> {
   shared: string;
   /** By skill folder (`skills/<owner>/<repo>`). */
   skills: Map<string, CachedSkill<R>>;
+  /**
+   * The stored base file these results were read from (its checksum and folders), when a later
+   * write may add a delta to it instead of writing every line again.
+   */
+  base?: { checksum: string; dirs: ReadonlySet<string> };
 }
 
 const FORMAT = 'skills-api-build-cache';
@@ -95,25 +110,33 @@ export function cacheFile(cacheDir: string, contentDir: string): string {
  * line of the wrong shape).
  */
 export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<StoredRecord> | undefined {
-  const file = readCheckedFile(cacheFile(cacheDir, contentDir));
+  const file = readCheckedFileWithDelta(cacheFile(cacheDir, contentDir));
   if (file === undefined) return undefined;
-  const { header, body } = file;
-  if (
-    header.format !== FORMAT ||
-    header.version !== VERSION ||
-    header.code !== codeHash() ||
-    header.contentDir !== contentDir ||
-    typeof header.shared !== 'string'
-  ) {
-    return undefined;
-  }
+  const { header, body, delta } = file;
+  const trusted = (head: Record<string, unknown>): boolean =>
+    head.format === FORMAT && head.version === VERSION && head.code === codeHash() && head.contentDir === contentDir && typeof head.shared === 'string';
+  if (!trusted(header)) return undefined;
   const skills = new Map<string, CachedSkill<StoredRecord>>();
+  if (!readLines(body, skills, true)) return undefined;
+  const dirs = new Set(skills.keys());
+  // The delta: lines of folders changed since the base was written, and folders gone from it.
+  const ownDelta = delta !== undefined && trusted(delta.header) && delta.header.shared === header.shared;
+  if (ownDelta && !readLines(delta.body, skills, false)) return undefined;
+  return { contentDir, shared: header.shared as string, skills, base: { checksum: header.checksum as string, dirs } };
+}
+
+/** Read the lines of `body` into `skills` (a `{dir, gone: true}` line removes one); false on a line of the wrong shape. */
+function readLines(body: string, skills: Map<string, CachedSkill<StoredRecord>>, inBase: boolean): boolean {
   for (const line of body.split('\n')) {
     if (line === '') continue;
     const entry = parseOrUndefined(line);
-    if (!isStoredEntry(entry)) return undefined;
+    if (!inBase && isObject(entry) && entry.gone === true && typeof entry.dir === 'string') {
+      skills.delete(entry.dir);
+      continue;
+    }
+    if (!isStoredEntry(entry)) return false;
     skills.set(entry.dir, {
-      line,
+      ...(inBase ? { inBase: true as const } : { line }),
       hash: entry.hash,
       problems: entry.problems,
       ...(entry.record === undefined ? {} : { record: entry.record }),
@@ -122,7 +145,13 @@ export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<S
       ...(entry.signals === undefined ? {} : { signals: signalsFrom(entry.signals) }),
     });
   }
-  return { contentDir, shared: header.shared, skills };
+  return true;
+}
+
+/** The files of the build cache of `contentDir` (a real path): the base file and its delta. */
+export function cacheFiles(cacheDir: string, contentDir: string): [base: string, delta: string] {
+  const file = cacheFile(cacheDir, contentDir);
+  return [file, deltaFile(file)];
 }
 
 /**
@@ -130,25 +159,79 @@ export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<S
  * must be full records (this load's), whose derived parts are dropped here.
  */
 export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>): void {
-  const lines: string[] = [];
-  for (const [dir, { hash, problems, record, stamp, skill, signals, line }] of cache.skills) {
-    if (line !== undefined) {
-      lines.push(line);
-      continue;
-    }
-    lines.push(JSON.stringify({
-      dir,
-      hash,
-      problems,
-      ...(record === undefined ? {} : { record: stored(record) }),
-      ...(stamp === undefined ? {} : { stamp }),
-      ...(skill === undefined ? {} : { skill }),
-      ...(signals === undefined ? {} : { signals: { ...signals, sketch: { exactKey: signals.sketch.exactKey, bands: signals.sketch.bands === undefined ? null : [...signals.sketch.bands] } } }),
-    }));
-  }
-  const body = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   const header = { format: FORMAT, version: VERSION, code: codeHash(), contentDir: cache.contentDir, shared: cache.shared };
-  writeCheckedFile(cacheFile(cacheDir, cache.contentDir), header, body);
+  const file = cacheFile(cacheDir, cache.contentDir);
+  // Over a base of the same shared inputs, only the folders whose line is not the base's go into
+  // a delta beside it, while that delta stays small; otherwise every line is written again.
+  const base = cache.base;
+  if (base !== undefined) {
+    const changed: string[] = [];
+    const limit = Math.max(DELTA_MIN, Math.floor(cache.skills.size / 100));
+    for (const [dir, entry] of cache.skills) {
+      if (entry.inBase === true) continue;
+      changed.push(lineOf(dir, entry));
+      if (changed.length > limit) break;
+    }
+    for (const dir of base.dirs) {
+      if (changed.length > limit) break;
+      if (!cache.skills.has(dir)) changed.push(JSON.stringify({ dir, gone: true }));
+    }
+    if (changed.length <= limit) {
+      writeDeltaFile(file, base.checksum, header, changed.length === 0 ? '' : `${changed.join('\n')}\n`);
+      return;
+    }
+  }
+  // Unchanged folders' lines as the base file has them (not serialized again: that would read
+  // the SKILL.md text of every record restored without it).
+  const baseLines = base === undefined ? undefined : baseLinesOf(file, base.checksum);
+  const lines: string[] = [];
+  for (const [dir, entry] of cache.skills) lines.push((entry.inBase === true ? baseLines?.get(dir) : undefined) ?? lineOf(dir, entry));
+  const body = lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+  writeCheckedFileWhole(file, header, body);
+}
+
+/** The lines of base file `file` by folder, when it is still the base of checksum `checksum`. */
+function baseLinesOf(file: string, checksum: string): Map<string, string> | undefined {
+  const read = readCheckedFile(file);
+  if (read === undefined || read.header.checksum !== checksum) return undefined;
+  const lines = new Map<string, string>();
+  for (const line of read.body.split('\n')) {
+    if (line === '') continue;
+    const dir = dirOf(line);
+    if (dir !== undefined) lines.set(dir, line);
+  }
+  return lines;
+}
+
+/** The folder of a stored line, its first key (`lineOf`), read without parsing the rest. */
+function dirOf(line: string): string | undefined {
+  if (!line.startsWith('{"dir":"')) return undefined;
+  for (let i = 8; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 0x5c) i++; // an escape: skip the character after the backslash
+    else if (c === 0x22) {
+      const dir = parseOrUndefined(line.slice(7, i + 1));
+      return typeof dir === 'string' ? dir : undefined;
+    }
+  }
+  return undefined;
+}
+
+/** A delta of the build cache holds at most this many lines, or 1% of the folders when more. */
+const DELTA_MIN = 64;
+
+/** The stored line of one folder's result: the line it was read from when unchanged. */
+function lineOf(dir: string, { hash, problems, record, stamp, skill, signals, line }: CachedSkill<SkillRecord>): string {
+  if (line !== undefined) return line;
+  return JSON.stringify({
+    dir,
+    hash,
+    problems,
+    ...(record === undefined ? {} : { record: stored(record) }),
+    ...(stamp === undefined ? {} : { stamp }),
+    ...(skill === undefined ? {} : { skill }),
+    ...(signals === undefined ? {} : { signals: { ...signals, sketch: { exactKey: signals.sketch.exactKey, bands: signals.sketch.bands === undefined ? null : [...signals.sketch.bands] } } }),
+  });
 }
 
 /**

@@ -154,7 +154,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   // Each skill's files and archive as the live output has them, kept where the skill folder's
   // input hash is unchanged (incremental builds only).
   const skillFiles: SkillFilesMemo | undefined = incremental && cache !== undefined
-    ? { previous: skillFilesRecord ?? new Map(), hashOf: (dir) => cache.skills.get(dir)?.hash, next: new Map(), kept: new Set() }
+    ? { previous: skillFilesRecord ?? new Map(), hashOf: (dir) => cache.skills.get(dir)?.hash, next: new Map(), kept: new Set(), keptDetails: new Set() }
     : undefined;
 
   const { result: manifest, stats } = await writeAtomically(options.outDir, MANIFEST_PATH, async (writer) => {
@@ -219,8 +219,9 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   // After the swap: a build killed before this line leaves the older cache, which is keyed by
   // input hashes and so never wrong.
   if (incremental && stats.record !== undefined) {
-    writeOutputRecord(cacheDir, out, stats.record);
-    if (skillFiles !== undefined && check !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record, check.key);
+    // Over the record read, only what changed (a delta beside it, builder/output-record.ts).
+    writeOutputRecord(cacheDir, out, stats.record, outputRecord, stats.changed);
+    if (skillFiles !== undefined && check !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record, check.key, skillFilesRecord, (dir) => skillFiles.kept.has(dir) && skillFiles.keptDetails?.has(dir) === true);
     if (pageInputs !== undefined && check !== undefined) writePageMemo(cacheDir, out, pageInputs, stats.record, check.key);
   }
   if (incremental && cache !== undefined) {

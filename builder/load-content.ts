@@ -169,13 +169,15 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
       if (entry === undefined || signals === undefined || entry.signals === signals) continue;
       entry.signals = signals;
       delete entry.line;
+      delete entry.inBase;
     }
   }
   return {
     content: { skills, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], ...(computed === undefined ? {} : { quality: computed.report }) },
     problems,
     skipped,
-    cache: { contentDir: realRoot, shared, skills: context.next },
+    // The stored cache's base file, which the next write may add a delta to (builder/build-cache.ts).
+    cache: { contentDir: realRoot, shared, skills: context.next, ...(previous !== undefined && options.previous?.base !== undefined ? { base: options.previous.base } : {}) },
     fromCache: context.fromCache,
     stamped: context.stamped,
     fingerprint: fingerprintOf(realRoot, found, [...context.next].map(([dir, cached]) => [dir, cached.hash])),
@@ -393,18 +395,21 @@ function loadSkill(
 ): { record?: SkillRecord; problems: Problem[] } {
   const { dir } = candidate;
   const abs = join(context.root, dir);
-  // Discovery never lists links, but a folder swapped for one since then must not be read.
-  const real = realpathOrUndefined(abs);
-  if (real === undefined || real !== abs) {
-    const why = real === undefined ? 'disappeared while building' : 'resolves outside its place in the content folder';
-    return { problems: [...collisions, ...segmentProblems(candidate), problem(dir, why)] };
+  const stamps = context.stamps;
+  const taken = stamps?.taken?.get(dir);
+  const cached = context.previous?.get(dir);
+  // Discovery never lists links, but a folder swapped for one since then must not be read. A
+  // folder the no-change check stamped (listed as a folder, not a link, in a folder listed so)
+  // with the stamp its kept result has is not read here: its path is checked where its SKILL.md
+  // is read, if ever (`restoreStamped`).
+  if (taken === undefined || cached?.stamp !== taken.stamp) {
+    const why = pathProblem(abs);
+    if (why !== undefined) return { problems: [...collisions, ...segmentProblems(candidate), problem(dir, why)] };
   }
   // Stamped before anything is read: a change made while the folder is read changes the stamp
   // the next build compares with.
-  const stamps = context.stamps;
-  const stamp = stamps === undefined ? undefined : (stamps.taken?.get(dir) ?? stampFolder(abs));
+  const stamp = stamps === undefined ? undefined : (taken ?? stampFolder(abs));
   const kept = stamp !== undefined && settledBefore(stamp.newest, stamps!.started) && stamp.stamp !== '-' ? { stamp: stamp.stamp } : {};
-  const cached = context.previous?.get(dir);
   const restored = stamp !== undefined && cached?.stamp === stamp.stamp ? restoreStamped(context.root, dir, cached) : undefined;
   let own = restored;
   if (own !== undefined) {
@@ -419,7 +424,9 @@ function loadSkill(
   }
   // Unchanged but for the SKILL.md text, which is not stored: the stored line can be written back.
   const { line: _line, ...result } = own;
-  own = own === restored && cached?.signals !== undefined && kept.stamp === cached.stamp ? { ...result, ...kept, line: cached.line! } : { ...result, ...kept };
+  own = own === restored && cached?.signals !== undefined && kept.stamp === cached.stamp
+    ? { ...result, ...kept, ...(cached.line === undefined ? {} : { line: cached.line }), ...(cached.inBase === true ? { inBase: true as const } : {}) }
+    : { ...result, ...kept };
   context.next.set(dir, own);
   if (collisions.length > 0) return { problems: [...collisions, ...own.problems] };
   return own.record === undefined ? { problems: own.problems } : { problems: own.problems, record: own.record };
@@ -494,7 +501,9 @@ function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRec
   const read = (): string => {
     let bytes: Buffer | undefined;
     try {
-      bytes = readRegularFile(join(root, dir, 'SKILL.md'));
+      // The folder may not have been checked by the load (see `loadSkill`).
+      const why = pathProblem(join(root, dir));
+      bytes = why === undefined ? readRegularFile(join(root, dir, 'SKILL.md')) : undefined;
     } catch {
       bytes = undefined;
     }
@@ -552,6 +561,13 @@ function evaluateSkill(
   const record = skillRecord(candidate, frontMatter, skill, json, stats, hasIndex === true, context.platforms);
   record.files = folder.files;
   return { problems, record };
+}
+
+/** Why skill folder `abs` cannot be read (gone, or not where discovery saw it), or undefined. */
+function pathProblem(abs: string): string | undefined {
+  const real = realpathOrUndefined(abs);
+  if (real === abs) return undefined;
+  return real === undefined ? 'disappeared while building' : 'resolves outside its place in the content folder';
 }
 
 /**

@@ -37,6 +37,12 @@ export interface OutputWriter {
    * cannot be kept (then the caller writes them all).
    */
   keep?(files: readonly (readonly [path: string, key: string])[]): boolean;
+  /**
+   * Keep the live output's files at these paths with whatever bytes the output record has for
+   * them (an in-place build): for files the caller knows to be made of the same input by the
+   * same build code. All or nothing, like `keep`.
+   */
+  keepAsIs?(paths: readonly string[]): boolean;
 }
 
 /** Totals of what was written. */
@@ -47,6 +53,8 @@ export interface OutputStats {
   reused: number;
   /** The record of the new output (`WriteOptions.record`). */
   record?: OutputRecord;
+  /** With `WriteOptions.inPlace`: the paths whose key differs from that record's, or that are gone from it. */
+  changed?: string[];
 }
 
 /** Options of `writeAtomically`. */
@@ -155,7 +163,14 @@ async function writeInPlace<T>(
     for (const path of changes.staged) {
       if (path !== marker) ops.push({ path, kind: previous.has(path) ? 'replace' : 'add' });
     }
-    for (const path of previous.keys()) if (!record.has(path)) ops.push({ path, kind: 'remove' });
+    const removed: string[] = [];
+    for (const path of previous.keys()) {
+      if (record.has(path)) continue;
+      ops.push({ path, kind: 'remove' });
+      removed.push(path);
+    }
+    // The manifest is among the staged paths even when its bytes are the same: listed, never missed.
+    stats.changed = [...changes.staged, ...removed];
     const sameMarker = previous.get(marker) === record.get(marker);
     if (ops.length > 0 || !sameMarker) ops.push({ path: marker, kind: previous.has(marker) ? 'replace' : 'add' });
     // The manifest is committed whenever anything changed (followers see a new tree by it) but
@@ -326,10 +341,40 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
   };
   /** Claim `path` for this build: checked before any await, so concurrent writes of one path cannot both pass. */
   const claim = (path: string): void => {
+    if (inPlace !== undefined) {
+      claimInPlace(path);
+      return;
+    }
     const key = path.normalize('NFC').toLowerCase();
     const previous = written.get(key);
     if (previous !== undefined) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(previous)})`);
     written.set(key, path);
+  };
+  // Against the record of the live output (an in-place build), whose paths a build claimed
+  // together (no two of them fold to one key): a path of that record is claimed by its exact
+  // spelling (this build's record holds every path claimed so far, each set right after its
+  // claim); only a path new to the output is folded, into `written` with the other new ones, and
+  // compared with the folded paths of the whole record when the writes settle (`foldCheck`).
+  const inPlace = changes?.previous;
+  const fresh: string[] = [];
+  const claimInPlace = (path: string): void => {
+    if (record!.has(path)) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(path)})`);
+    if (inPlace!.has(path)) return;
+    const key = path.normalize('NFC').toLowerCase();
+    const previous = written.get(key);
+    if (previous !== undefined) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(previous)})`);
+    written.set(key, path);
+    fresh.push(path);
+  };
+  /** A path new to the output that folds to the key of another path of this build, as an error; undefined when none. */
+  const foldCheck = (): Error | undefined => {
+    if (fresh.length === 0 || record === undefined) return undefined;
+    for (const path of record.keys()) {
+      if (!inPlace!.has(path)) continue;
+      const other = written.get(path.normalize('NFC').toLowerCase());
+      if (other !== undefined) return new Error(`output path ${JSON.stringify(other)} written twice (also ${JSON.stringify(path)})`);
+    }
+    return undefined;
   };
 
   const write = (path: string, data: string | Uint8Array): Promise<void> => {
@@ -395,10 +440,25 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
       }
       return true;
     },
+    keepAsIs: (paths) => {
+      const previous = changes?.previous;
+      if (previous === undefined) return false;
+      const files: [string, string][] = [];
+      for (const path of paths) {
+        const key = previous.get(path);
+        if (key === undefined) return false;
+        files.push([path, key]);
+      }
+      return writer.keep!(files);
+    },
   };
   const settle = async (): Promise<{ error: unknown } | undefined> => {
     while (running.size > 0) await Promise.all(running);
     await disk.close();
+    if (failure === undefined) {
+      const folded = foldCheck();
+      if (folded !== undefined) failure = { error: folded };
+    }
     return failure;
   };
   return { writer, stats, settle };

@@ -5,7 +5,7 @@
  * (scanning every word of every SKILL.md is most of the index's time at 100k skills).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { processTerm, scanWords } from '../src/search/options.ts';
 import type { SkillRecord } from './model.ts';
@@ -191,22 +191,13 @@ export interface TokenCache {
  * are 32-bit little-endian (the format is only read on the machine that wrote it).
  */
 export function readTokenCache(file: string, code: string): TokenCache | undefined {
-  let bytes: Buffer;
+  const read = readAligned(file);
+  if (read === undefined) return undefined;
   try {
-    bytes = readFileSync(file);
-  } catch {
-    return undefined;
-  }
-  try {
-    const headerEnd = bytes.indexOf(0x0a);
-    const header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as Record<string, unknown>;
+    const { header, body } = read;
     const { docs, tokens } = header;
     if (header.format !== FORMAT || header.version !== VERSION || header.code !== code || !Number.isSafeInteger(docs) || !Number.isSafeInteger(tokens)) return undefined;
-    const start = headerEnd + 1;
-    if (header.checksum !== createHash('sha256').update(bytes.subarray(start)).digest('hex')) return undefined;
-    // Copied into an aligned buffer: typed arrays need it, and the tokens are renumbered in copies anyway.
-    const body = new Uint8Array(bytes.length - start);
-    body.set(bytes.subarray(start));
+    if (header.checksum !== createHash('sha256').update(body).digest('hex')) return undefined;
     const count = docs as number;
     const keysEnd = count * KEY_BYTES;
     const metaStart = align(keysEnd);
@@ -226,6 +217,47 @@ export function readTokenCache(file: string, code: string): TokenCache | undefin
     return { terms, docs: found };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The header line of `file` and the bytes after it, read straight into a buffer of their own
+ * (typed arrays over it need its start aligned; reading the whole file and copying the body held
+ * both, hundreds of megabytes each, at once). Undefined when it cannot be read or has no header.
+ */
+function readAligned(file: string): { header: Record<string, unknown>; body: Uint8Array } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    // The header is one short JSON line; read until its line break.
+    let head = Buffer.alloc(0);
+    let end = -1;
+    while (end === -1 && head.length < size) {
+      const chunk = Buffer.alloc(Math.min(4096, size - head.length));
+      const got = readSync(fd, chunk, 0, chunk.length, head.length);
+      if (got === 0) return undefined;
+      head = Buffer.concat([head, chunk.subarray(0, got)]);
+      end = head.indexOf(0x0a);
+    }
+    if (end === -1) return undefined;
+    const header = JSON.parse(head.toString('utf8', 0, end)) as unknown;
+    if (typeof header !== 'object' || header === null || Array.isArray(header)) return undefined;
+    const body = new Uint8Array(size - end - 1);
+    for (let at = 0; at < body.length; ) {
+      const got = readSync(fd, body, at, body.length - at, end + 1 + at);
+      if (got === 0) return undefined;
+      at += got;
+    }
+    return { header: header as Record<string, unknown>, body };
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -45,13 +45,17 @@ export interface DiscoveryEntry {
 export async function writeSkillFiles(content: Content, writer: OutputWriter, contentRoot: string, base?: string, memo?: SkillFilesMemo): Promise<Content> {
   const prefix = normalizeBasePath(base);
   const skills: SkillRecord[] = [];
+  const names = discoveryNamesOf(content.skills);
   for (const skill of content.skills) {
     const archiveUrl = `${prefix}${skillArchivePath(skill.owner, skill.repo)}`;
     // A skill folder unchanged since the build that wrote the live output (same input hash: every
-    // file's path, size, mode and SHA-256) has the same files and archive there: kept, not made.
+    // file's path, size, mode and SHA-256) has the same files and archive there: kept, not made;
+    // its discovery index too, when its discovery name is the same (it depends on the owner's
+    // other skills).
     const hash = memo?.hashOf(skill.dir);
     const known = hash === undefined ? undefined : memo?.previous.get(skill.dir);
-    if (known !== undefined && known.hash === hash && writer.keep?.(known.files) === true) {
+    const name = names.get(skill.dir)!;
+    if (known !== undefined && known.hash === hash && known.discovery === name && writer.keep?.(known.files) === true) {
       memo!.next.set(skill.dir, known);
       memo!.kept.add(skill.dir);
       // Set in place, as everywhere after the load: a copy would read the SKILL.md text of a record restored without it.
@@ -80,11 +84,13 @@ export async function writeSkillFiles(content: Content, writer: OutputWriter, co
         skillArchivePath(skill.owner, skill.repo),
         // Written by writeTree, from the folder's input alone (builder/summary.ts `toContent`, `toStats`).
         ...KEPT_RESOURCES.map((resource) => skillPath(skill.owner, skill.repo, resource)),
+        // Written by writeDiscoveryIndexes from the same input and the discovery name.
+        discoveryIndexPath(skill.owner, skill.repo),
       ];
-      memo!.next.set(skill.dir, { hash, archive: { size: archive.length, sha256 }, files: paths.map((path) => [path, '']) });
+      memo!.next.set(skill.dir, { hash, archive: { size: archive.length, sha256 }, files: paths.map((path) => [path, '']), discovery: name });
     }
   }
-  await writeDiscoveryIndexes(skills, writer);
+  await writeDiscoveryIndexes(skills, writer, names, memo);
   return { ...content, skills };
 }
 
@@ -97,6 +103,8 @@ export interface SkillFiles {
   files: [path: string, key: string][];
   /** The detail's `detailMemo` and its output key (filled in like `files`' keys). */
   detail?: [memo: string, key: string];
+  /** The skill's discovery name (its discovery index is among `files`). */
+  discovery?: string;
 }
 
 /**
@@ -109,6 +117,8 @@ export interface SkillFilesMemo {
   hashOf(dir: string): string | undefined;
   next: Map<string, SkillFiles>;
   kept: Set<string>;
+  /** Skill folders whose detail was kept too (`keepDetail`): with `kept`, their entry is the one read. */
+  keptDetails?: Set<string>;
 }
 
 /**
@@ -123,7 +133,9 @@ export function keepDetail(memo: SkillFilesMemo, writer: OutputWriter, skill: Sk
   const detail = detailMemo(next.hash, shared, skill);
   const known = memo.previous.get(skill.dir)?.detail;
   next.detail = [detail, ''];
-  return known !== undefined && known[0] === detail && writer.keep?.([[skillPath(skill.owner, skill.repo, 'detail'), known[1]]]) === true;
+  const kept = known !== undefined && known[0] === detail && writer.keep?.([[skillPath(skill.owner, skill.repo, 'detail'), known[1]]]) === true;
+  if (kept) memo.keptDetails?.add(skill.dir);
+  return kept;
 }
 
 /**
@@ -143,27 +155,61 @@ function detailMemo(hash: string, shared: string, skill: SkillRecord): string {
  */
 export const KEPT_RESOURCES = ['content', 'stats'] as const;
 
-/**
- * The discovery indexes: one per skill, one per owner. Each entry's `url` is relative to its
- * index file; a skill of SKILL.md alone is a `skill-md` entry, any other an `archive` entry.
- */
-async function writeDiscoveryIndexes(skills: readonly SkillRecord[], writer: OutputWriter): Promise<void> {
+/** Each skill's discovery name by skill folder (`discoveryNames` over each owner's skills, sorted by id). */
+function discoveryNamesOf(skills: readonly SkillRecord[]): Map<string, string> {
   const byOwner = new Map<string, SkillRecord[]>();
   for (const skill of [...skills].sort((a, b) => compareCodeUnits(a.id, b.id))) {
-    byOwner.set(skill.owner, [...(byOwner.get(skill.owner) ?? []), skill]);
+    const owned = byOwner.get(skill.owner);
+    if (owned === undefined) byOwner.set(skill.owner, [skill]);
+    else owned.push(skill);
   }
+  const names = new Map<string, string>();
+  for (const owned of byOwner.values()) {
+    const found = discoveryNames(owned.map((skill) => skill.repo));
+    owned.forEach((skill, i) => names.set(skill.dir, found[i]!));
+  }
+  return names;
+}
+
+/**
+ * The discovery indexes: one per skill, one per owner. Each entry's `url` is relative to its
+ * index file; a skill of SKILL.md alone is a `skill-md` entry, any other an `archive` entry. With
+ * `memo`, a kept skill's own index was kept with its files, and an owner's index is kept when
+ * every skill of the owner was kept and the live output's build had as many (so the same ones).
+ */
+async function writeDiscoveryIndexes(skills: readonly SkillRecord[], writer: OutputWriter, names: ReadonlyMap<string, string>, memo?: SkillFilesMemo): Promise<void> {
+  const byOwner = new Map<string, SkillRecord[]>();
+  for (const skill of [...skills].sort((a, b) => compareCodeUnits(a.id, b.id))) {
+    const owned = byOwner.get(skill.owner);
+    if (owned === undefined) byOwner.set(skill.owner, [skill]);
+    else owned.push(skill);
+  }
+  const before = memo === undefined ? undefined : ownerCounts(memo.previous.keys());
   for (const [owner, owned] of byOwner) {
-    const names = discoveryNames(owned.map((skill) => skill.repo));
-    const entries = owned.map((skill, i) => ({ skill, name: names[i]! }));
+    const entries = owned.map((skill) => ({ skill, name: names.get(skill.dir)! }));
     for (const { skill, name } of entries) {
+      if (memo?.kept.has(skill.dir) === true) continue;
       // skills/<owner>/<repo>/.well-known/agent-skills/ is five folders below the site.
-      await writer.emit(`skills/${owner}/${skill.repo}/${DISCOVERY_DIR}/index.json`, { $schema: DISCOVERY_SCHEMA, skills: [discoveryEntry(skill, name, '../../../../../')] });
+      await writer.emit(discoveryIndexPath(owner, skill.repo), { $schema: DISCOVERY_SCHEMA, skills: [discoveryEntry(skill, name, '../../../../../')] });
     }
-    await writer.emit(`skills/${owner}/${DISCOVERY_DIR}/index.json`, {
+    const path = `skills/${owner}/${DISCOVERY_DIR}/index.json`;
+    const same = memo !== undefined && before?.get(owner) === owned.length && owned.every((skill) => memo.kept.has(skill.dir));
+    if (same && writer.keepAsIs?.([path]) === true) continue;
+    await writer.emit(path, {
       $schema: DISCOVERY_SCHEMA,
       skills: entries.map(({ skill, name }) => discoveryEntry(skill, name, '../../../../')),
     });
   }
+}
+
+/** How many skill folders (`skills/<owner>/<repo>`) each owner has. */
+function ownerCounts(dirs: Iterable<string>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const dir of dirs) {
+    const owner = dir.slice(dir.indexOf('/') + 1, dir.lastIndexOf('/'));
+    counts.set(owner, (counts.get(owner) ?? 0) + 1);
+  }
+  return counts;
 }
 
 function discoveryEntry(skill: SkillRecord, name: string, up: string): DiscoveryEntry {

@@ -26,7 +26,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_PATH } from '../src/paths.ts';
-import { cacheFile } from './build-cache.ts';
+import { cacheFiles } from './build-cache.ts';
 import { CHANGE_LOG_FILE } from './changes.ts';
 import { SETTLE_MS, settledBefore, stampFolder, type FolderStamp, type Listing, type Listings } from './folder-stamp.ts';
 import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
@@ -213,7 +213,7 @@ export function upToDate(cacheDir: string, root: string, out: string, key: strin
   if (record.inputs !== stamp.inputs || record.log !== stamp.log) return undefined;
   const output = outputIdentity(out);
   if (output === undefined || record.output !== output) return undefined;
-  if (record.cache !== stampOf(cacheFile(cacheDir, root), { ms: 0 })) return undefined;
+  if (record.cache !== cacheStamp(cacheDir, root)) return undefined;
   return record.report;
 }
 
@@ -226,8 +226,8 @@ export function rememberBuild(cacheDir: string, root: string, out: string, key: 
   const file = recordFile(cacheDir, root, out);
   try {
     const output = outputIdentity(out);
-    const cache = stampOf(cacheFile(cacheDir, root), { ms: 0 });
-    if (!stamp.settled || output === undefined || cache === '-') {
+    const cache = cacheStamp(cacheDir, root);
+    if (!stamp.settled || output === undefined || cache.startsWith('-')) {
       rmSync(file, { force: true });
       return;
     }
@@ -243,6 +243,11 @@ export function rememberBuild(cacheDir: string, root: string, out: string, key: 
       // Nothing left to do: a stale record cannot match the new output's identity anyway.
     }
   }
+}
+
+/** The stamp of the build cache of `root`: its base file and its delta (builder/build-cache.ts). */
+function cacheStamp(cacheDir: string, root: string): string {
+  return cacheFiles(cacheDir, root).map((file) => stampOf(file, { ms: 0 })).join(' ');
 }
 
 let code: string | undefined;

@@ -179,6 +179,46 @@ describe('writeAtomically', () => {
     ).rejects.toThrow('written twice');
   });
 
+  it('in place over a record, refuses one path twice and a new path that folds to one of this build, not to one it drops', async () => {
+    const out = await outDir();
+    const first = await writeAtomically(out, MARKER, async (w) => {
+      await w.emit('a/Kept.json', 1);
+      await w.emit('a/Old.json', 2);
+      await w.emit(MARKER, {});
+    }, { record: true });
+    const record = first.stats.record!;
+    const before = await readTree(out);
+    const keep = (w: OutputWriter): boolean => w.keep!([['a/Kept.json', record.get('a/Kept.json')!]]);
+    // A kept path written again, and a rewritten one kept again.
+    await expect(writeAtomically(out, MARKER, async (w) => {
+      keep(w);
+      await w.emit('a/Kept.json', 3);
+    }, { inPlace: record })).rejects.toThrow('output path "a/Kept.json" written twice');
+    await expect(writeAtomically(out, MARKER, async (w) => {
+      await w.emit('a/Kept.json', 3);
+      if (keep(w)) throw new Error('kept a path already written');
+    }, { inPlace: record })).rejects.toThrow('written twice');
+    // A new path folding to a kept one, whichever comes first.
+    await expect(writeAtomically(out, MARKER, async (w) => {
+      await w.emit('a/kept.json', 4);
+      keep(w);
+      await w.emit(MARKER, {});
+    }, { inPlace: record })).rejects.toThrow('output path "a/kept.json" written twice (also "a/Kept.json")');
+    await expect(writeAtomically(out, MARKER, async (w) => {
+      keep(w);
+      await w.emit('a/KEPT.json', 4);
+      await w.emit(MARKER, {});
+    }, { inPlace: record })).rejects.toThrow('output path "a/KEPT.json" written twice (also "a/Kept.json")');
+    expect(await readTree(out)).toEqual(before);
+    // Folding to a path of the output this build does not write (it is removed): fine.
+    await writeAtomically(out, MARKER, async (w) => {
+      keep(w);
+      await w.emit('a/old.json', 5);
+      await w.emit(MARKER, {});
+    }, { inPlace: record });
+    expect([...(await readTree(out)).keys()].sort()).toEqual(['a/Kept.json', 'a/old.json', MARKER].sort());
+  });
+
   it('refuses values that are not JSON', async () => {
     const out = await outDir();
     await expect(writeAtomically(out, MARKER, async (w) => w.emit('x.json', undefined))).rejects.toThrow('value is not JSON');
