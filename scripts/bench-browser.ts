@@ -3,7 +3,8 @@
  * search in Chromium (Debian's `/usr/bin/chromium` driven by playwright-core) over a local static
  * server that holds every response `delayMs` before sending it, as a network with that round
  * trip would. Ours runs through the Service Worker (`sw.js` of the build); Pagefind through its
- * own `pagefind.js`, in the same run.
+ * own `pagefind.js`, in the same run; with ours, the floor (`FLOOR_SW`: the same requests through a
+ * worker that computes nothing).
  *
  * Each run is a fresh browser context (no Service Worker, empty HTTP cache). The *search phase*
  * starts when the page asks for the engine's runtime code and ends when it holds the first 20
