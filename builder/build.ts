@@ -217,9 +217,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     },
   });
   // After the swap: a build killed before this line leaves the older cache, which is keyed by
-  // input hashes and so never wrong.
+  // input hashes and so never wrong. Records go over those read: a delta of what changed.
   if (incremental && stats.record !== undefined) {
-    // Over the record read, only what changed (a delta beside it, builder/output-record.ts).
     writeOutputRecord(cacheDir, out, stats.record, outputRecord, stats.changed);
     if (skillFiles !== undefined && check !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record, check.key, skillFilesRecord, (dir) => skillFiles.kept.has(dir) && skillFiles.keptDetails?.has(dir) === true);
     if (pageInputs !== undefined && check !== undefined) writePageMemo(cacheDir, out, pageInputs, stats.record, check.key);

@@ -200,31 +200,27 @@ self.addEventListener('fetch', (e) => {
   })());
 });`;
 
-const FLOOR_PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench</title><script>
-window.run = async (layers) => {
+/**
+ * The page of a run through a Service Worker: it registers `script`, waits until the worker
+ * controls it, then asks for the search with the run's argument as parameter `param`.
+ */
+function workerPage(script: string, param: string): string {
+  return `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench</title><script>
+window.run = async (arg) => {
   const t0 = performance.now();
-  await navigator.serviceWorker.register('/__floor-sw.js', { scope: '/' });
+  await navigator.serviceWorker.register('${script}', { scope: '/' });
   if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
   const t1 = performance.now();
-  const res = await fetch('/api/v1/skills/search?layers=' + encodeURIComponent(layers));
+  const res = await fetch('/api/v1/skills/search?${param}=' + encodeURIComponent(arg));
   const body = await res.json();
   const t2 = performance.now();
   return { phase: t2 - t0, search: t2 - t1, results: res.ok ? body.data.length : -1 };
 };
 </script>`;
+}
 
-const OURS_PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench</title><script>
-window.run = async (q) => {
-  const t0 = performance.now();
-  await navigator.serviceWorker.register('/sw.js', { scope: '/' });
-  if (!navigator.serviceWorker.controller) await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
-  const t1 = performance.now();
-  const res = await fetch('/api/v1/skills/search?q=' + encodeURIComponent(q));
-  const body = await res.json();
-  const t2 = performance.now();
-  return { phase: t2 - t0, search: t2 - t1, results: res.ok ? body.data.length : -1 };
-};
-</script>`;
+const OURS_PAGE = workerPage('/sw.js', 'q');
+const FLOOR_PAGE = workerPage('/__floor-sw.js', 'layers');
 
 const PAGEFIND_PAGE = `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><title>bench</title><script>
 window.run = async (q) => {
