@@ -92,8 +92,7 @@ async function startDelayServer(root: string, delayMs: number, pages: Record<str
       if (pages[pathname] !== undefined) {
         body = Buffer.from(pages[pathname]);
         if (pathname.endsWith('.js')) type = TYPES['.js']!;
-      }
-      else {
+      } else {
         const file = resolve(base, `.${pathname}`);
         const info = file.startsWith(base + sep) ? await stat(file).catch(() => undefined) : undefined;
         if (info?.isFile()) {
@@ -300,7 +299,7 @@ export async function measureBrowser(options: BrowserOptions): Promise<{ [key in
   const args = options.protocol === 'h2' ? [...CHROMIUM_ARGS, '--ignore-certificate-errors'] : CHROMIUM_ARGS;
   // The worker runs as in a user's browser: playwright-core otherwise inspects a Service Worker's
   // network, which makes Chromium capture the script's stack for every request the worker sends
-  // (BENCHMARKS.md "Playwright's inspection of the worker"). The page is inspected for both
+  // (BENCHMARKS.md "The floor beside ours"). The page is inspected for both
   // engines alike; the run reads its requests from the server, not from Playwright.
   process.env.PLAYWRIGHT_DISABLE_SERVICE_WORKER_NETWORK ??= '1';
   const browser: Browser = await chromium.launch({ executablePath, args });
