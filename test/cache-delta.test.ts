@@ -144,13 +144,18 @@ function outputKeys(dir: string): Map<string, string> {
   return new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
+/** A copy of the sample content under `base`, with its output and cache folders and an in-place build of them. */
+async function incrementalFixture(suffix: string): Promise<{ content: string; out: string; cacheDir: string; build: () => ReturnType<typeof runBuild> }> {
+  const content = join(base, `content${suffix}`);
+  const out = join(base, `public${suffix}`);
+  const cacheDir = join(base, `cache${suffix}`);
+  await cp(SAMPLE, content, { recursive: true });
+  return { content, out, cacheDir, build: () => runBuild({ contentDir: content, outDir: out, incremental: true, cacheDir, sourceDateEpoch: undefined }) };
+}
+
 describe('the output record delta', () => {
   it('describes the output exactly after in-place builds, and a record without its delta describes none', async () => {
-    const content = join(base, 'content');
-    const out = join(base, 'public');
-    const cacheDir = join(base, 'cache');
-    await cp(SAMPLE, content, { recursive: true });
-    const build = (): ReturnType<typeof runBuild> => runBuild({ contentDir: content, outDir: out, incremental: true, cacheDir, sourceDateEpoch: undefined });
+    const { content, out, cacheDir, build } = await incrementalFixture('');
     await build();
     const recordFile = outputCacheFile(cacheDir, out, 'output', '.txt');
     expect(existsSync(`${recordFile}.delta`)).toBe(false);
@@ -203,11 +208,7 @@ describe('the output record delta', () => {
 
 describe('kept discovery indexes', () => {
   it("an owner's index and its skills' indexes follow a removed, a renamed and an added skill", async () => {
-    const content = join(base, 'content-discovery');
-    const out = join(base, 'public-discovery');
-    const cacheDir = join(base, 'cache-discovery');
-    await cp(SAMPLE, content, { recursive: true });
-    const build = (): ReturnType<typeof runBuild> => runBuild({ contentDir: content, outDir: out, incremental: true, cacheDir, sourceDateEpoch: undefined });
+    const { content, out, build } = await incrementalFixture('-discovery');
     const clean = async (name: string): Promise<Map<string, string>> => {
       await runBuild({ contentDir: content, outDir: join(base, name), sourceDateEpoch: undefined });
       return treeHashes(join(base, name));
