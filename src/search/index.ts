@@ -124,10 +124,12 @@ export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'sea
         sets: [categorySet, platformSet, wantIndex === true ? indexSet : undefined].filter((s) => s !== undefined),
         without: wantIndex === false ? indexSet : undefined,
       };
-      const slice = slicer();
       const [plans, originals, root] = await Promise.all([plan(idx, query, new Map()), idx.originals(), idx.root()]);
+      // Matching is one slice of work: past a slice, other requests get in before the page. The
+      // slice starts here, not before planning, which mostly waits for files (a slice counting
+      // that wait would give the thread back after every cold search, for nothing).
+      const slice = slicer();
       const matches = await evaluate(idx, plans, filter, root.docs, originals);
-      // Planning and matching were one slice of work: let other requests in before the page.
       await slice.tick();
 
       const total = matches.docs.length;
