@@ -182,6 +182,54 @@ export function layersOf(log: ReadonlyArray<{ path: string; start: number; end: 
 }
 
 /**
+ * `--worker-timeline`: `script` (a Service Worker) with marks on the worker's own clock
+ * (`performance.now()`, from the worker's start): when its code starts running (it has been
+ * compiled), when it has run, each install / activate / fetch event as it arrives (listeners
+ * added before the script's own), and each file fetch as it is asked for and as its response
+ * comes back, by the first letter of the file name. Wrapping `fetch` and the marks cost a little
+ * of their own, alike for ours and the floor; the phase figures come from runs without them.
+ */
+export function withTimeline(script: string): string {
+  const strict = script.startsWith('"use strict";') ? '"use strict";' : '';
+  return `${strict}self.__benchMarks=[["start",performance.now()]];{const m=(n)=>self.__benchMarks.push([n,performance.now()]);` +
+    `for(const t of ["install","activate","fetch"])self.addEventListener(t,()=>m(t));` +
+    `const f=self.fetch;self.fetch=function(...a){const k=String(a[0] instanceof Request?a[0].url:a[0]).split("/").pop().slice(0,1);m("ask "+k);` +
+    `const r=f.apply(this,a);r.then(()=>m("back "+k),()=>{});return r;};}\n${script.slice(strict.length)}\n;self.__benchMarks.push(["ran",performance.now()]);`;
+}
+
+/** A run of a worker on its own clock (ms from its start; `withTimeline`). */
+export interface WorkerTimeline {
+  /** Its code starts running: the worker started and compiled the script. */
+  compiled: number;
+  /** Its code has run. */
+  ran: number;
+  activated: number;
+  /** The page's search request arrives. */
+  request: number;
+  /** The last index file (anything but a summary shard) is back, after the request. */
+  indexBack: number;
+  /** The first summary shard is asked for. */
+  summariesAsked: number;
+  /** The last summary shard is back. */
+  summariesBack: number;
+}
+
+/** The timeline of a run from its marks (`withTimeline`), or undefined when a step is missing. */
+export function timelineOf(marks: ReadonlyArray<readonly [string, number]>): WorkerTimeline | undefined {
+  const first = (name: string): number | undefined => marks.find(([n]) => n === name)?.[1];
+  const request = first('fetch');
+  if (request === undefined) return undefined;
+  const after = marks.filter(([, t]) => t >= request);
+  const times = (test: (name: string) => boolean): number[] => after.filter(([n]) => test(n)).map(([, t]) => t);
+  const indexBack = times((n) => n.startsWith('back ') && n !== 'back d');
+  const asked = times((n) => n === 'ask d');
+  const back = times((n) => n === 'back d');
+  const [compiled, ran, activated] = [first('start'), first('ran'), first('activate')];
+  if (compiled === undefined || ran === undefined || activated === undefined || indexBack.length === 0 || asked.length === 0 || back.length === 0) return undefined;
+  return { compiled, ran, activated, request, indexBack: Math.max(...indexBack), summariesAsked: Math.min(...asked), summariesBack: Math.max(...back) };
+}
+
+/**
  * The floor: a Service Worker that does none of the work, asked for the files a run of ours
  * fetched, layer after layer (`layers` in the search URL), then answering a fixed body. Its phase
  * is what Chromium, the server and the round trips cost with the same requests and bytes, so
@@ -252,6 +300,8 @@ export interface BrowserSample {
   results: number;
   /** HTTP versions the server saw (`2.0`, `1.1`). */
   http: string[];
+  /** With `timeline`: the worker's own clock. */
+  timeline?: WorkerTimeline;
 }
 
 export interface BrowserQueryResult {
@@ -269,6 +319,8 @@ export interface BrowserOptions {
   protocol: Protocol;
   runs: number;
   queries: readonly string[];
+  /** Serve the workers with marks on their own clock (`withTimeline`) and read them after each run. */
+  timeline?: boolean;
   log?: (line: string) => void;
 }
 
@@ -306,8 +358,11 @@ export async function measureBrowser(options: BrowserOptions): Promise<{ [key in
   const servers: Array<[key: BrowserEngine, server: DelayServer, page: string]> = [];
   try {
     if (options.oursDir !== undefined) {
-      servers.push(['ours', await startDelayServer(options.oursDir, options.delayMs, { '/__bench.html': OURS_PAGE }, options.protocol), '/__bench.html']);
-      const pages = { '/__bench.html': FLOOR_PAGE, '/__floor-sw.js': FLOOR_SW };
+      const timed = (script: string): string => (options.timeline === true ? withTimeline(script) : script);
+      const ours: Record<string, string> = { '/__bench.html': OURS_PAGE };
+      if (options.timeline === true) ours['/sw.js'] = timed(await readFile(join(options.oursDir, 'sw.js'), 'utf8'));
+      servers.push(['ours', await startDelayServer(options.oursDir, options.delayMs, ours, options.protocol), '/__bench.html']);
+      const pages = { '/__bench.html': FLOOR_PAGE, '/__floor-sw.js': timed(FLOOR_SW) };
       servers.push(['floor', await startDelayServer(options.oursDir, options.delayMs, pages, options.protocol), '/__bench.html']);
     }
     if (options.pagefindDir !== undefined) servers.push(['pagefind', await startDelayServer(options.pagefindDir, options.delayMs, { '/__bench.html': PAGEFIND_PAGE }, options.protocol), '/__bench.html']);
@@ -327,6 +382,9 @@ export async function measureBrowser(options: BrowserOptions): Promise<{ [key in
             const arg = key === 'floor' ? layers : q;
             const got = await page.evaluate((query) => (window as unknown as { run(q: string): Promise<{ phase: number; search: number; results: number }> }).run(query), arg);
             const seen = [...server.log];
+            const worker = options.timeline === true ? context.serviceWorkers()[0] : undefined;
+            const marks = worker === undefined ? undefined : await worker.evaluate(() => (self as unknown as { __benchMarks?: Array<[string, number]> }).__benchMarks ?? []);
+            const timeline = marks === undefined ? undefined : timelineOf(marks);
             if (key === 'ours') layers = JSON.stringify(layersOf(seen, new Set(['/sw.js'])));
             if (process.env.BENCH_BROWSER_TRACE) {
               const t0 = Math.min(...seen.map((x) => x.start));
@@ -340,6 +398,7 @@ export async function measureBrowser(options: BrowserOptions): Promise<{ [key in
               bytes: seen.reduce((n, s) => n + s.bytes, 0),
               results: got.results,
               http: [...new Set(seen.map((s) => s.http))].sort(),
+              ...(timeline === undefined ? {} : { timeline }),
             });
           } finally {
             await context.close();

@@ -1,12 +1,13 @@
 /**
  * Search benchmark: `npm run bench:search -- --count 10000 [--seed S] [--repeat R] [--reuse]
  * [--engines ours,pagefind,minisearch] [--no-write] [--browser | --browser-only] [--delay MS]
- * [--browser-runs N] [--protocols h2,h1] [--ours-dir DIR]`.
+ * [--browser-runs N] [--protocols h2,h1] [--ours-dir DIR] [--worker-timeline]`.
  *
  * `--browser` adds a cold first search in Chromium with every response held `--delay` ms (50 by
  * default), ours through the Service Worker and Pagefind in the same run (scripts/bench-browser.ts),
  * over HTTP/2 and over HTTP/1.1 (`--protocols`: both by default, in that order); `--browser-only` measures only that. `--ours-dir` measures another build output of the same
- * content there (e.g. one made by an older version).
+ * content there (e.g. one made by an older version). `--worker-timeline` serves both workers with
+ * marks on their own clock and adds the medians of each step (scripts/bench-browser.ts `withTimeline`).
  *
  * Everything lives under `bench-out/search-<count>/`:
  * 1. `content/`: synthetic content (scripts/gen.ts), re-used when the marker beside it says the
@@ -36,7 +37,7 @@ import { measureAdversarial, measureQueries, percentile, type AdversarialResult,
 import { gzipSize, networkRetries, startStaticServer } from './bench-http.ts';
 import { buildMiniSearch, miniSearchEngine, miniSearchHostile } from './bench-minisearch.ts';
 import { oursEngine } from './bench-ours.ts';
-import { measureBrowser, summarize, type BrowserQueryResult, type BrowserSample, type BrowserSummary, type BrowserEngine, type Protocol } from './bench-browser.ts';
+import { measureBrowser, summarize, type BrowserQueryResult, type BrowserSample, type BrowserSummary, type BrowserEngine, type Protocol, type WorkerTimeline } from './bench-browser.ts';
 import { buildPagefind, pagefindEngine } from './bench-pagefind.ts';
 import { CHROMIUM_ARGS } from '../test/helpers/browser-setup.ts';
 import { ADVERSARIAL, QUERIES } from './bench-queries.ts';
@@ -71,10 +72,11 @@ interface Args {
   browserRuns: number;
   protocols: Protocol[];
   oursDir?: string;
+  timeline: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { count: 10_000, seed: '1', repeat: 20, reuse: false, write: true, engines: [], browser: 'no', delay: 50, browserRuns: 5, protocols: ['h2', 'h1'] };
+  const args: Args = { count: 10_000, seed: '1', repeat: 20, reuse: false, write: true, engines: [], browser: 'no', delay: 50, browserRuns: 5, protocols: ['h2', 'h1'], timeline: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = (): string => {
@@ -92,6 +94,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--delay') args.delay = Number(value());
     else if (a === '--browser-runs') args.browserRuns = Number(value());
     else if (a === '--ours-dir') args.oursDir = resolve(value());
+    else if (a === '--worker-timeline') args.timeline = true;
     else if (a === '--protocols') {
       const list = value().split(',');
       for (const p of list) if (p !== 'h1' && p !== 'h2') throw new Error(`--protocols: unknown protocol ${p} (h2 or h1)`);
@@ -299,6 +302,7 @@ async function main(): Promise<void> {
         protocol,
         runs: args.browserRuns,
         queries: QUERIES.map((q) => q.q),
+        timeline: args.timeline,
         log,
       });
       const report = renderBrowserReport(args, protocol, measured, performance.now() - browserStarted, { before: browserLoad, after: os.loadavg()[0]! });
@@ -309,6 +313,35 @@ async function main(): Promise<void> {
       }
     }
   }
+}
+
+/**
+ * `--worker-timeline`: medians of each step on the worker's own clock (ms from its start), ours
+ * and the floor; nothing without it.
+ */
+function timelineTable(measured: { [key in BrowserEngine]?: BrowserQueryResult[] }): string[] {
+  const steps: Array<[string, (t: WorkerTimeline) => number]> = [
+    ['its code starts running (the worker started, the script compiled)', (t) => t.compiled],
+    ['its code has run', (t) => t.ran],
+    ['activated', (t) => t.activated],
+    ['the search request arrives', (t) => t.request],
+    ['… to the last index file back', (t) => t.indexBack - t.request],
+    ['… to the first summary shard asked for (matching, ranking)', (t) => t.summariesAsked - t.indexBack],
+    ['… to the last summary shard back', (t) => t.summariesBack - t.summariesAsked],
+  ];
+  const of = (key: BrowserEngine): WorkerTimeline[] => (measured[key] ?? []).flatMap((r) => r.samples.flatMap((s) => (s.timeline === undefined ? [] : [s.timeline])));
+  const ours = of('ours');
+  const floor = of('floor');
+  if (ours.length === 0) return [];
+  const med = (list: WorkerTimeline[], f: (t: WorkerTimeline) => number): string => (list.length === 0 ? '–' : percentile(list.map(f), 0.5).toFixed(1));
+  return [
+    `**The worker's own clock** (\`--worker-timeline\`: marks in the served worker script, so these runs are not the ones above; medians of ${ours.length} runs of ours and ${floor.length} of the floor, ms):`,
+    '',
+    '| step | ours | floor |',
+    '|---|---:|---:|',
+    ...steps.map(([label, f]) => `| ${label} | ${med(ours, f)} | ${med(floor, f)} |`),
+    '',
+  ];
 }
 
 /** Markdown report of the browser mode. */
@@ -358,6 +391,7 @@ function renderBrowserReport(
     );
     lines.push('');
   }
+  lines.push(...timelineTable(measured));
   lines.push('### Per query');
   lines.push('');
   lines.push('Median of the runs: search phase ms / round trips in a row / requests / KiB / results shown (ours through the Service Worker: 20 means it registered and answered).');

@@ -5,7 +5,7 @@
  * no timing is asserted here.)
  */
 import { describe, expect, it } from 'vitest';
-import { layersOf, roundTripsInRow } from '../scripts/bench-browser.ts';
+import { layersOf, roundTripsInRow, timelineOf, withTimeline } from '../scripts/bench-browser.ts';
 import { percentile } from '../scripts/bench-engine.ts';
 import { markdownToHtml } from '../scripts/bench-pagefind.ts';
 import { ADVERSARIAL, QUERIES, toMiniSearch, toPagefind } from '../scripts/bench-queries.ts';
@@ -127,6 +127,26 @@ describe('roundTripsInRow', () => {
     ];
     expect(layersOf(log, new Set(['/sw.js']))).toEqual([['/c1', '/c2', '/m'], ['/d1']]);
     expect(layersOf(log, new Set())).toEqual([['/sw.js'], ['/c1', '/c2', '/m'], ['/d1']]);
+  });
+});
+
+describe('the worker timeline', () => {
+  it('reads the steps of a run from its marks: index files back after the request, summary shards asked and back', () => {
+    const marks: Array<[string, number]> = [
+      ['start', 20], ['ask m', 21], ['ran', 30], ['install', 35], ['activate', 38], ['back m', 70],
+      ['fetch', 50], ['ask t', 52], ['ask p', 53], ['back t', 110], ['back p', 115],
+      ['ask d', 127], ['ask d', 130], ['back d', 190], ['back d', 201],
+    ];
+    expect(timelineOf(marks)).toEqual({ compiled: 20, ran: 30, activated: 38, request: 50, indexBack: 115, summariesAsked: 127, summariesBack: 201 });
+    // A run that asked for no summary (no result) has no timeline.
+    expect(timelineOf(marks.filter(([n]) => !n.endsWith(' d')))).toBeUndefined();
+  });
+
+  it('keeps the script whole and strict: the marks go after its "use strict"', () => {
+    const wrapped = withTimeline('"use strict";self.x=1;');
+    expect(wrapped.startsWith('"use strict";self.__benchMarks=')).toBe(true);
+    expect(wrapped).toContain('\nself.x=1;\n');
+    expect(() => new Function(wrapped)).not.toThrow();
   });
 });
 
