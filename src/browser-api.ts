@@ -74,9 +74,9 @@ export function embeddedSearch(): SearchManifest | undefined {
 /** Options of `createBrowserHandler`. */
 export interface BrowserHandlerOptions {
   /**
-   * Start reading the manifest now instead of at the first request (default false; any time
-   * later: `readManifest()`). Every answer needs the manifest first, so its round trip then
-   * overlaps whatever the host does before its first request (src/service-worker.ts).
+   * Start reading the manifest now instead of at the first request (default false). The Service
+   * Worker does, as it starts: every answer needs the manifest first, so its round trip then
+   * overlaps the browser activating the worker and the page's first request reaching it.
    */
   prefetchManifest?: boolean;
   /**
@@ -88,9 +88,6 @@ export interface BrowserHandlerOptions {
    */
   search?: SearchManifest;
 }
-
-/** The in-browser handler, and a way to start reading the manifest before its first request. */
-export type BrowserHandler = Handler & { readManifest(): void };
 
 /**
  * The runtime handler over the static tree of the site at `siteUrl` (the URL of the output
@@ -105,7 +102,7 @@ export function createBrowserHandler(
   siteUrl: string | URL,
   fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init),
   { prefetchManifest = false, search }: BrowserHandlerOptions = {},
-): BrowserHandler {
+): Handler {
   const site = new URL(siteUrl);
   const manifestUrl = new URL(MANIFEST_PATH, site).href;
   const revalidating: typeof fetch = (input, init) =>
@@ -132,8 +129,7 @@ export function createBrowserHandler(
   };
   // The loader shares a load under way, so the handler's first request joins this one; a failed
   // load is not kept (the request that needs it reads again and answers its error).
-  const readManifest = (): void => void loader(MANIFEST_PATH).catch(() => undefined);
-  if (prefetchManifest) readManifest();
+  if (prefetchManifest) loader(MANIFEST_PATH).catch(() => undefined);
   const early = search?.index === undefined ? undefined : new EarlySearch(createSearchEngine(loader, { search }, 'shared', () => new TimeSlicer()));
   const handler = createHandler(loader, {
     basePath: site.pathname,
@@ -143,13 +139,12 @@ export function createBrowserHandler(
   });
   // The host policy of every host (src/host-policy.ts); the browser's HTTP cache is the page's own.
   const answer = withHostPolicy(handler, { basePath: site.pathname });
-  if (early === undefined) return Object.assign(answer, { readManifest });
+  if (early === undefined) return answer;
   const basePath = normalizeBasePath(site.pathname);
-  const withEarly: Handler = (request) => {
+  return (request) => {
     if (!manifestRead) early.start(request, basePath);
     return answer(request);
   };
-  return Object.assign(withEarly, { readManifest });
 }
 
 /** No categories nor platforms: what an early search's parameters are checked against (it has no `category` or `platform`). */

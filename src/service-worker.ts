@@ -10,7 +10,6 @@
  */
 import { createBrowserHandler, embeddedSearch, isApiRequest, siteBasePath, type PageHandlerGlobal } from './browser-api.ts';
 import { prepareSynonyms } from './search/forms.ts';
-import { warmSearch } from './search/warm.ts';
 
 // The Service Worker types (lib "WebWorker") clash with the DOM ones this project compiles
 // against, so the little used here is declared locally.
@@ -35,15 +34,9 @@ const base = siteBasePath();
 if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceof scope.ServiceWorkerGlobalScope) {
   const worker = globalThis as unknown as ServiceWorkerScopeLike;
   const origin = worker.location.origin;
-  // A search asked for before the manifest arrives starts with the root the build embedded here.
-  // Without it, the manifest is read as the script runs (every answer needs it first), so its
-  // round trip overlaps the browser installing and activating the worker. With it, the manifest
-  // is not what a first search waits for: it is read once the worker is active, in the pause
-  // before the page's first request, since the first fetch of a worker costs it milliseconds of
-  // its thread that the activation would otherwise wait for (BENCHMARKS.md "A cold search in the
-  // worker, step by step").
-  const search = embeddedSearch();
-  const handle = createBrowserHandler(new URL(base, origin), undefined, { prefetchManifest: search === undefined, search });
+  // The manifest is read while the browser installs and activates the worker (every answer needs
+  // it), and a search asked for meanwhile starts with the root the build embedded here.
+  const handle = createBrowserHandler(new URL(base, origin), undefined, { prefetchManifest: true, search: embeddedSearch() });
   // A new version takes over at once: the handler only reads files, there is no state to migrate.
   // Asked for as the script runs (the earliest a worker may), and again on install for browsers
   // that ignore it before then.
@@ -53,24 +46,13 @@ if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceo
     event.waitUntil(worker.clients.claim());
     // Not part of activating (requests wait for that): done while the claimed page's first
     // request is on its way, so a first search does not stem the synonym table itself.
-    setTimeout(() => {
-      handle.readManifest();
-      prepareSynonyms();
-    }, 0);
+    setTimeout(prepareSynonyms, 0);
   });
-  let warmed = false;
   worker.addEventListener('fetch', (event) => {
     // Not calling respondWith passes the request to the network: the page's own files and the
     // static `.json` files. The handler's own file fetches never come back here (a worker's
     // fetches are not intercepted by itself), but a page reading the files directly does.
-    if (!isApiRequest(new URL(event.request.url), origin, base)) return;
-    event.respondWith(handle(event.request));
-    // The first answer now waits for its files: the search code is compiled meanwhile, by a
-    // search over a built-in index of two documents (src/search/warm.ts).
-    if (!warmed) {
-      warmed = true;
-      setTimeout(() => void warmSearch(), 0);
-    }
+    if (isApiRequest(new URL(event.request.url), origin, base)) event.respondWith(handle(event.request));
   });
 } else {
   (globalThis as PageHandlerGlobal).skillsDirectoryApi = {
