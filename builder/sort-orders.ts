@@ -91,13 +91,35 @@ function sortKeys(skills: readonly SkillRecord[], sort: Sort): Float64Array {
   else if (sort === 'updated') keys = Float64Array.from(skills, (s) => Date.parse(s.updatedAt));
   else {
     keys = new Float64Array(skills.length);
-    const byName = skills.map((_, i) => i).sort((i, j) => nameCollator.compare(skills[i]!.name, skills[j]!.name));
+    const compare = nameComparator(skills);
+    const byName = skills.map((_, i) => i).sort(compare);
     let rank = 0;
     byName.forEach((i, k) => {
-      if (k > 0 && nameCollator.compare(skills[byName[k - 1]!]!.name, skills[i]!.name) !== 0) rank++;
+      if (k > 0 && compare(byName[k - 1]!, i) !== 0) rank++;
       keys![i] = rank;
     });
   }
   bySort.set(sort, keys);
   return keys;
+}
+
+/**
+ * Names made only of ASCII letters, digits, spaces, `-` and `.`: each of those characters has one
+ * primary weight of its own under the collator (case aside), and space < `-` < `.` < digits <
+ * letters there as in code units, so the collator orders two such names as their lower-cased
+ * code units (`test/write-tree.test.ts` checks it against the collator).
+ */
+const PLAIN_NAME = /^[A-Za-z0-9 .-]*$/;
+
+/**
+ * A comparator of the indexes of `skills` by name, the collator's order: plain names (most of
+ * them) compare as lower-cased code units, any other pair through the collator.
+ */
+export function nameComparator(skills: readonly SkillRecord[]): (i: number, j: number) => number {
+  const plain = skills.map((s) => (PLAIN_NAME.test(s.name) ? s.name.toLowerCase() : undefined));
+  return (i, j) => {
+    const a = plain[i];
+    const b = plain[j];
+    return a !== undefined && b !== undefined ? compareCodeUnits(a, b) : nameCollator.compare(skills[i]!.name, skills[j]!.name);
+  };
 }

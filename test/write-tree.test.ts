@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Content } from '../builder/model.ts';
-import { compareCodeUnits, skillComparator, sortedIndexes } from '../builder/sort-orders.ts';
+import { compareCodeUnits, nameComparator, skillComparator, sortedIndexes } from '../builder/sort-orders.ts';
 import { truncateDescription } from '../builder/summary.ts';
 import { writeTree } from '../builder/write-tree.ts';
 import { checkManifest } from '../src/manifest.ts';
@@ -100,6 +100,23 @@ describe('skillComparator', () => {
         }
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('nameComparator orders plain names as the collator does, and every other name through it (property)', () => {
+    const collator = new Intl.Collator('en', { sensitivity: 'base' });
+    const name = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'aAbBzZ09 -.mM'.split('')), maxLength: 6 }),
+      fc.string({ unit: fc.constantFrom(...'aA -._,!É~é0'.split('')), maxLength: 5 }),
+    );
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 2, maxLength: 12 }), (names) => {
+        const compare = nameComparator(names.map((n, i) => s(`o/${String(i)}`, n)));
+        for (let i = 0; i < names.length; i++) {
+          for (let j = 0; j < names.length; j++) expect(Math.sign(compare(i, j)), `${JSON.stringify(names[i])} ${JSON.stringify(names[j])}`).toBe(Math.sign(collator.compare(names[i]!, names[j]!)));
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 
