@@ -36,12 +36,41 @@ export function skillComparator(sort: Sort, order: Order): (a: SkillRecord, b: S
 /**
  * Indexes into `skills` in the given order (`skills` itself is not reordered): the order of
  * `skillComparator`, with each skill's sort key computed once (`sortKeys`) instead of in every
- * comparison.
+ * comparison. When the ids ascend strictly (the tree sorts its skills by id), an index orders two
+ * skills as their ids do, so ties compare indexes instead of strings; and `desc` is then the
+ * runs of equal keys of `asc` in reverse, each run kept in ascending order, with no second sort.
  */
 export function sortedIndexes(skills: readonly SkillRecord[], sort: Sort, order: Order): number[] {
-  const sign = order === 'asc' ? 1 : -1;
   const key = sortKeys(skills, sort);
-  return skills.map((_, i) => i).sort((i, j) => sign * (key[i]! - key[j]!) || compareCodeUnits(skills[i]!.id, skills[j]!.id));
+  if (!idsAscend(skills)) {
+    const sign = order === 'asc' ? 1 : -1;
+    return skills.map((_, i) => i).sort((i, j) => sign * (key[i]! - key[j]!) || compareCodeUnits(skills[i]!.id, skills[j]!.id));
+  }
+  let bySort = ascendingOf.get(skills);
+  if (bySort === undefined) ascendingOf.set(skills, (bySort = new Map()));
+  let asc = bySort.get(sort);
+  if (asc === undefined) bySort.set(sort, (asc = skills.map((_, i) => i).sort((i, j) => key[i]! - key[j]! || i - j)));
+  if (order === 'asc') return [...asc];
+  // A NaN key (an unparsable date) compares as a tie with every key: no runs to reverse.
+  if (!key.every(Number.isFinite)) return skills.map((_, i) => i).sort((i, j) => key[j]! - key[i]! || i - j);
+  const desc: number[] = new Array<number>(asc.length);
+  let out = 0;
+  for (let end = asc.length; end > 0; ) {
+    let start = end - 1;
+    while (start > 0 && key[asc[start - 1]!] === key[asc[end - 1]!]) start--;
+    for (let k = start; k < end; k++) desc[out++] = asc[k]!;
+    end = start;
+  }
+  return desc;
+}
+
+/** Ascending orders already sorted, per skills array and sort (their ids ascending). */
+const ascendingOf = new WeakMap<readonly SkillRecord[], Map<Sort, number[]>>();
+
+/** Whether the ids of `skills` ascend strictly in code-unit order. */
+function idsAscend(skills: readonly SkillRecord[]): boolean {
+  for (let i = 1; i < skills.length; i++) if (!(skills[i - 1]!.id < skills[i]!.id)) return false;
+  return true;
 }
 
 /** Sort keys already computed, per skills array and sort. */
@@ -62,13 +91,35 @@ function sortKeys(skills: readonly SkillRecord[], sort: Sort): Float64Array {
   else if (sort === 'updated') keys = Float64Array.from(skills, (s) => Date.parse(s.updatedAt));
   else {
     keys = new Float64Array(skills.length);
-    const byName = skills.map((_, i) => i).sort((i, j) => nameCollator.compare(skills[i]!.name, skills[j]!.name));
+    const compare = nameComparator(skills);
+    const byName = skills.map((_, i) => i).sort(compare);
     let rank = 0;
     byName.forEach((i, k) => {
-      if (k > 0 && nameCollator.compare(skills[byName[k - 1]!]!.name, skills[i]!.name) !== 0) rank++;
+      if (k > 0 && compare(byName[k - 1]!, i) !== 0) rank++;
       keys![i] = rank;
     });
   }
   bySort.set(sort, keys);
   return keys;
+}
+
+/**
+ * Names made only of ASCII letters, digits, spaces, `-` and `.`: each of those characters has one
+ * primary weight of its own under the collator (case aside), and space < `-` < `.` < digits <
+ * letters there as in code units, so the collator orders two such names as their lower-cased
+ * code units (`test/write-tree.test.ts` checks it against the collator).
+ */
+const PLAIN_NAME = /^[A-Za-z0-9 .-]*$/;
+
+/**
+ * A comparator of the indexes of `skills` by name, the collator's order: plain names (most of
+ * them) compare as lower-cased code units, any other pair through the collator.
+ */
+export function nameComparator(skills: readonly SkillRecord[]): (i: number, j: number) => number {
+  const plain = skills.map((s) => (PLAIN_NAME.test(s.name) ? s.name.toLowerCase() : undefined));
+  return (i, j) => {
+    const a = plain[i];
+    const b = plain[j];
+    return a !== undefined && b !== undefined ? compareCodeUnits(a, b) : nameCollator.compare(skills[i]!.name, skills[j]!.name);
+  };
 }

@@ -483,12 +483,13 @@ const BUILD_STEPS = 4;
  * (each listed), skipped folders are listed. Resolves the build's report.
  */
 async function build(o: BuildFlags, io: CliIo, quiet = false): Promise<BuildReport> {
-  const { runBuild } = await import('../builder/build.ts');
+  // In a thread with a larger young generation (cli/build-thread.ts).
+  const { buildInThread } = await import('./build-thread.ts');
   const line = progress(io.stderr, `Building ${folder(o.content)}`);
   const steps: string[] = [];
   let report: BuildReport;
   try {
-    report = await runBuild({
+    report = await buildInThread({
       contentDir: o.content,
       outDir: o.out,
       skipInvalid: o.skipInvalid === true,

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Content } from '../builder/model.ts';
-import { compareCodeUnits, skillComparator } from '../builder/sort-orders.ts';
+import { compareCodeUnits, nameComparator, skillComparator, sortedIndexes } from '../builder/sort-orders.ts';
 import { truncateDescription } from '../builder/summary.ts';
 import { writeTree } from '../builder/write-tree.ts';
 import { checkManifest } from '../src/manifest.ts';
@@ -83,6 +83,40 @@ describe('skillComparator', () => {
         const twice = [...skills].reverse().sort(compare).map((x) => x.id);
         expect(twice).toEqual(once);
       }),
+    );
+  });
+
+  it('sortedIndexes gives the comparator\'s order, ids ascending or not, ties and unparsable dates included (property)', () => {
+    const date = fc.constantFrom('2024-01-01T00:00:00.000Z', '2024-02-01T00:00:00.000Z', 'not a date');
+    const skill = fc.record({ id: fc.string({ minLength: 1, maxLength: 3 }), name: fc.constantFrom('a', 'A', 'b', 'É', 'e'), stars: fc.nat(3), updatedAt: date }).map((r) => s(r.id, r.name, r.stars, r.updatedAt));
+    fc.assert(
+      fc.property(fc.uniqueArray(skill, { selector: (x) => x.id, maxLength: 14 }), fc.boolean(), (drawn, byId) => {
+        const skills = byId ? [...drawn].sort((a, b) => compareCodeUnits(a.id, b.id)) : drawn;
+        for (const sort of SORTS) {
+          for (const order of ORDERS) {
+            const expected = [...skills].sort(skillComparator(sort, order)).map((x) => x.id);
+            expect(sortedIndexes(skills, sort, order).map((i) => skills[i]!.id), `${sort}-${order}`).toEqual(expected);
+          }
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('nameComparator orders plain names as the collator does, and every other name through it (property)', () => {
+    const collator = new Intl.Collator('en', { sensitivity: 'base' });
+    const name = fc.oneof(
+      fc.string({ unit: fc.constantFrom(...'aAbBzZ09 -.mM'.split('')), maxLength: 6 }),
+      fc.string({ unit: fc.constantFrom(...'aA -._,!É~é0'.split('')), maxLength: 5 }),
+    );
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 2, maxLength: 12 }), (names) => {
+        const compare = nameComparator(names.map((n, i) => s(`o/${String(i)}`, n)));
+        for (let i = 0; i < names.length; i++) {
+          for (let j = 0; j < names.length; j++) expect(Math.sign(compare(i, j)), `${JSON.stringify(names[i])} ${JSON.stringify(names[j])}`).toBe(Math.sign(collator.compare(names[i]!, names[j]!)));
+        }
+      }),
+      { numRuns: 1000 },
     );
   });
 

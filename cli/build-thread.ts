@@ -1,0 +1,66 @@
+/**
+ * The command line's build (`runBuild`, builder/build.ts) run in a worker thread whose young
+ * generation is larger than Node's default. A large build keeps hundreds of thousands of objects
+ * (records, paths, the output's record) that each survive a few collections of the young
+ * generation before they are promoted; with Node's default 16 MiB semi-spaces those collections
+ * copy them again and again. The size of the young generation is fixed when an isolate starts
+ * (`v8.setFlagsFromString` later changes nothing), and a thread's own isolate takes it from its
+ * `resourceLimits`, so the build gets one without a flag on the command line or in
+ * `NODE_OPTIONS`. Everything else is as in the calling thread: the same options (but
+ * `onProgress`, relayed as messages), the same report, a `BuildError` with its problems.
+ * The thread's side is cli/build-worker.ts.
+ */
+import type { BuildOptions, BuildReport } from '../builder/build.ts';
+import type { Problem } from '../builder/model.ts';
+import { startWorker } from '../builder/threads.ts';
+
+/** Semi-space size of the build thread, in MiB (Node's default is 16; its young generation is three of them). */
+export const BUILD_SEMI_SPACE_MB = 128;
+
+/** What the build thread posts: its steps, then the report or the failure. */
+export type BuildMessage =
+  | { step: string; files: number }
+  | { report: BuildReport }
+  | { error: { name: string; message: string; stack?: string; problems?: Problem[] } };
+
+/**
+ * `runBuild(options)` in a thread of its own with a larger young generation: resolves its report,
+ * rejects with its error (a `BuildError` keeps its name and `problems`), reports its steps
+ * through `options.onProgress` in this thread.
+ */
+export function buildInThread(options: BuildOptions): Promise<BuildReport> {
+  const { onProgress, ...data } = options;
+  const worker = startWorker(import.meta.url, 'build-worker', {
+    workerData: data,
+    resourceLimits: { maxYoungGenerationSizeMb: 3 * BUILD_SEMI_SPACE_MB },
+  });
+  return new Promise<BuildReport>((resolve, reject) => {
+    let settled = false;
+    worker.on('message', (message: BuildMessage) => {
+      if ('step' in message) onProgress?.(message.step, message.files);
+      else if ('report' in message) {
+        settled = true;
+        resolve(message.report);
+      } else {
+        settled = true;
+        reject(errorFrom(message.error));
+      }
+    });
+    worker.once('error', (error) => {
+      settled = true;
+      reject(error);
+    });
+    worker.once('exit', (code) => {
+      if (!settled) reject(new Error(`the build thread stopped (exit code ${code}) before the build ended`));
+    });
+  });
+}
+
+/** An error posted by the build thread, as the calling code knows it (a `BuildError`: its name and problems). */
+function errorFrom(posted: { name: string; message: string; stack?: string; problems?: Problem[] }): Error {
+  const error = new Error(posted.message) as Error & { problems?: Problem[] };
+  error.name = posted.name;
+  if (posted.stack !== undefined) error.stack = posted.stack;
+  if (posted.problems !== undefined) error.problems = posted.problems;
+  return error;
+}
