@@ -7,7 +7,8 @@
  * default), ours through the Service Worker and Pagefind in the same run (scripts/bench-browser.ts),
  * over HTTP/2 and over HTTP/1.1 (`--protocols`: both by default, in that order); `--browser-only` measures only that. `--ours-dir` measures another build output of the same
  * content there (e.g. one made by an older version). `--worker-timeline` serves both workers with
- * marks on their own clock and adds the medians of each step (scripts/bench-browser.ts `withTimeline`).
+ * marks on their own clock and adds the medians of each step (scripts/bench-browser.ts `withTimeline`);
+ * those runs include the marks' cost, so that report is never written to BENCHMARKS.md.
  *
  * Everything lives under `bench-out/search-<count>/`:
  * 1. `content/`: synthetic content (scripts/gen.ts), re-used when the marker beside it says the
@@ -307,7 +308,7 @@ async function main(): Promise<void> {
       });
       const report = renderBrowserReport(args, protocol, measured, performance.now() - browserStarted, { before: browserLoad, after: os.loadavg()[0]! });
       console.log(report);
-      if (args.write) {
+      if (args.write && !args.timeline) {
         await writeSection(join(REPO, 'BENCHMARKS.md'), `search-browser count=${args.count}${suffix} delay=${args.delay} ${protocol}`, report);
         log('BENCHMARKS.md updated');
       }
@@ -335,7 +336,7 @@ function timelineTable(measured: { [key in BrowserEngine]?: BrowserQueryResult[]
   if (ours.length === 0) return [];
   const med = (list: WorkerTimeline[], f: (t: WorkerTimeline) => number): string => (list.length === 0 ? '–' : percentile(list.map(f), 0.5).toFixed(1));
   return [
-    `**The worker's own clock** (\`--worker-timeline\`: marks in the served worker script, so these runs are not the ones above; medians of ${ours.length} runs of ours and ${floor.length} of the floor, ms):`,
+    `**The worker's own clock** (\`--worker-timeline\`: the workers of these runs were served with marks, which cost a little of their own, so the figures above include them and the report is not written to BENCHMARKS.md; medians of ${ours.length} runs of ours and ${floor.length} of the floor, ms):`,
     '',
     '| step | ours | floor |',
     '|---|---:|---:|',
