@@ -358,11 +358,10 @@ export async function measureBrowser(options: BrowserOptions): Promise<{ [key in
   const servers: Array<[key: BrowserEngine, server: DelayServer, page: string]> = [];
   try {
     if (options.oursDir !== undefined) {
-      const timed = (script: string): string => (options.timeline === true ? withTimeline(script) : script);
       const ours: Record<string, string> = { '/__bench.html': OURS_PAGE };
-      if (options.timeline === true) ours['/sw.js'] = timed(await readFile(join(options.oursDir, 'sw.js'), 'utf8'));
+      if (options.timeline === true) ours['/sw.js'] = withTimeline(await readFile(join(options.oursDir, 'sw.js'), 'utf8'));
       servers.push(['ours', await startDelayServer(options.oursDir, options.delayMs, ours, options.protocol), '/__bench.html']);
-      const pages = { '/__bench.html': FLOOR_PAGE, '/__floor-sw.js': timed(FLOOR_SW) };
+      const pages = { '/__bench.html': FLOOR_PAGE, '/__floor-sw.js': options.timeline === true ? withTimeline(FLOOR_SW) : FLOOR_SW };
       servers.push(['floor', await startDelayServer(options.oursDir, options.delayMs, pages, options.protocol), '/__bench.html']);
     }
     if (options.pagefindDir !== undefined) servers.push(['pagefind', await startDelayServer(options.pagefindDir, options.delayMs, { '/__bench.html': PAGEFIND_PAGE }, options.protocol), '/__bench.html']);
