@@ -193,6 +193,7 @@ export function withTimeline(script: string): string {
   const strict = script.startsWith('"use strict";') ? '"use strict";' : '';
   return `${strict}self.__benchMarks=[["start",performance.now()]];{const m=(n)=>self.__benchMarks.push([n,performance.now()]);` +
     `for(const t of ["install","activate","fetch"])self.addEventListener(t,()=>m(t));` +
+    `self.addEventListener("fetch",(e)=>{const r=e.respondWith;e.respondWith=function(p){Promise.resolve(p).then(()=>m("answer"),()=>{});return r.call(this,p);};});` +
     `const f=self.fetch;self.fetch=function(...a){const k=String(a[0] instanceof Request?a[0].url:a[0]).split("/").pop().slice(0,1);m("ask "+k);` +
     `const r=f.apply(this,a);r.then(()=>m("back "+k),()=>{});return r;};}\n${script.slice(strict.length)}\n;self.__benchMarks.push(["ran",performance.now()]);`;
 }
@@ -206,12 +207,16 @@ export interface WorkerTimeline {
   activated: number;
   /** The page's search request arrives. */
   request: number;
+  /** The first file is asked for, after the request (the first index file or the manifest). */
+  firstAsked: number;
   /** The last index file (anything but a summary shard) is back, after the request. */
   indexBack: number;
   /** The first summary shard is asked for. */
   summariesAsked: number;
   /** The last summary shard is back. */
   summariesBack: number;
+  /** The worker's answer is ready (the promise it responds with resolves), when it answered. */
+  answered?: number;
 }
 
 /** The timeline of a run from its marks (`withTimeline`), or undefined when a step is missing. */
@@ -222,11 +227,12 @@ export function timelineOf(marks: ReadonlyArray<readonly [string, number]>): Wor
   const after = marks.filter(([, t]) => t >= request);
   const times = (test: (name: string) => boolean): number[] => after.filter(([n]) => test(n)).map(([, t]) => t);
   const indexBack = times((n) => n.startsWith('back ') && n !== 'back d');
+  const firstAsked = times((n) => n.startsWith('ask '));
   const asked = times((n) => n === 'ask d');
   const back = times((n) => n === 'back d');
-  const [compiled, ran, activated] = [first('start'), first('ran'), first('activate')];
-  if (compiled === undefined || ran === undefined || activated === undefined || indexBack.length === 0 || asked.length === 0 || back.length === 0) return undefined;
-  return { compiled, ran, activated, request, indexBack: Math.max(...indexBack), summariesAsked: Math.min(...asked), summariesBack: Math.max(...back) };
+  const [compiled, ran, activated, answer] = [first('start'), first('ran'), first('activate'), first('answer')];
+  if (compiled === undefined || ran === undefined || activated === undefined || indexBack.length === 0 || firstAsked.length === 0 || asked.length === 0 || back.length === 0) return undefined;
+  return { compiled, ran, activated, request, firstAsked: Math.min(...firstAsked), indexBack: Math.max(...indexBack), summariesAsked: Math.min(...asked), summariesBack: Math.max(...back), ...(answer === undefined ? {} : { answered: answer }) };
 }
 
 /**
@@ -283,9 +289,9 @@ window.run = async (q) => {
 
 /**
  * What a run measures: our Service Worker, the floor (a worker that only fetches the files ours
- * did, `FLOOR_SW`) and Pagefind.
+ * did, `FLOOR_SW`), another build of ours to compare with (`againstDir`) and Pagefind.
  */
-export type BrowserEngine = 'ours' | 'floor' | 'pagefind';
+export type BrowserEngine = 'ours' | 'floor' | 'against' | 'pagefind';
 
 /** One cold first search. */
 export interface BrowserSample {
@@ -312,6 +318,11 @@ export interface BrowserQueryResult {
 export interface BrowserOptions {
   /** Our build output (served at the root: the build's base is `/`). */
   oursDir?: string;
+  /**
+   * Another build of the same content (an older version, a change being tried), measured in the
+   * same runs as ours, query by query, so that the load's drift hits both alike.
+   */
+  againstDir?: string;
   /** A folder holding `pagefind/`. */
   pagefindDir?: string;
   delayMs: number;
@@ -363,6 +374,11 @@ export async function measureBrowser(options: BrowserOptions): Promise<{ [key in
       servers.push(['ours', await startDelayServer(options.oursDir, options.delayMs, ours, options.protocol), '/__bench.html']);
       const pages = { '/__bench.html': FLOOR_PAGE, '/__floor-sw.js': options.timeline === true ? withTimeline(FLOOR_SW) : FLOOR_SW };
       servers.push(['floor', await startDelayServer(options.oursDir, options.delayMs, pages, options.protocol), '/__bench.html']);
+      if (options.againstDir !== undefined) {
+        const against: Record<string, string> = { '/__bench.html': OURS_PAGE };
+        if (options.timeline === true) against['/sw.js'] = withTimeline(await readFile(join(options.againstDir, 'sw.js'), 'utf8'));
+        servers.push(['against', await startDelayServer(options.againstDir, options.delayMs, against, options.protocol), '/__bench.html']);
+      }
     }
     if (options.pagefindDir !== undefined) servers.push(['pagefind', await startDelayServer(options.pagefindDir, options.delayMs, { '/__bench.html': PAGEFIND_PAGE }, options.protocol), '/__bench.html']);
     const out: { [key in BrowserEngine]?: BrowserQueryResult[] } = {};
@@ -372,7 +388,10 @@ export async function measureBrowser(options: BrowserOptions): Promise<{ [key in
       for (const [qi, q] of options.queries.entries()) {
         // The floor replays the files of the run of ours just before it.
         let layers = '[]';
-        for (const [key, server, path] of servers) {
+        // The build compared with goes first in every other run, so neither always follows the
+        // floor (the floor follows ours: it replays ours' files).
+        const order = run % 2 === 1 && servers.some(([key]) => key === 'against') ? [...servers.filter(([key]) => key === 'against'), ...servers.filter(([key]) => key !== 'against')] : servers;
+        for (const [key, server, path] of order) {
           const context = await browser.newContext({ ignoreHTTPSErrors: options.protocol === 'h2' });
           try {
             const page = await context.newPage();

@@ -1,12 +1,14 @@
 /**
  * Search benchmark: `npm run bench:search -- --count 10000 [--seed S] [--repeat R] [--reuse]
  * [--engines ours,pagefind,minisearch] [--no-write] [--browser | --browser-only] [--delay MS]
- * [--browser-runs N] [--protocols h2,h1] [--ours-dir DIR] [--worker-timeline]`.
+ * [--browser-runs N] [--protocols h2,h1] [--ours-dir DIR] [--against DIR] [--worker-timeline]`.
  *
  * `--browser` adds a cold first search in Chromium with every response held `--delay` ms (50 by
  * default), ours through the Service Worker and Pagefind in the same run (scripts/bench-browser.ts),
  * over HTTP/2 and over HTTP/1.1 (`--protocols`: both by default, in that order); `--browser-only` measures only that. `--ours-dir` measures another build output of the same
- * content there (e.g. one made by an older version). `--worker-timeline` serves both workers with
+ * content there (e.g. one made by an older version); `--against` measures another build in the same
+ * runs, query by query, and reports the paired differences (never written to BENCHMARKS.md: a
+ * comparison, not the figures). `--worker-timeline` serves both workers with
  * marks on their own clock and adds the medians of each step (scripts/bench-browser.ts `withTimeline`);
  * those runs include the marks' cost, so that report is never written to BENCHMARKS.md.
  *
@@ -73,6 +75,7 @@ interface Args {
   browserRuns: number;
   protocols: Protocol[];
   oursDir?: string;
+  againstDir?: string;
   timeline: boolean;
 }
 
@@ -95,6 +98,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--delay') args.delay = Number(value());
     else if (a === '--browser-runs') args.browserRuns = Number(value());
     else if (a === '--ours-dir') args.oursDir = resolve(value());
+    else if (a === '--against') args.againstDir = resolve(value());
     else if (a === '--worker-timeline') args.timeline = true;
     else if (a === '--protocols') {
       const list = value().split(',');
@@ -298,6 +302,7 @@ async function main(): Promise<void> {
       const browserLoad = os.loadavg()[0]!;
       const measured = await measureBrowser({
         oursDir: runs.has('ours') ? (args.oursDir ?? join(work, 'public')) : undefined,
+        againstDir: runs.has('ours') ? args.againstDir : undefined,
         pagefindDir: runs.has('pagefind') ? work : undefined,
         delayMs: args.delay,
         protocol,
@@ -308,7 +313,7 @@ async function main(): Promise<void> {
       });
       const report = renderBrowserReport(args, protocol, measured, performance.now() - browserStarted, { before: browserLoad, after: os.loadavg()[0]! });
       console.log(report);
-      if (args.write && !args.timeline) {
+      if (args.write && !args.timeline && args.againstDir === undefined) {
         await writeSection(join(REPO, 'BENCHMARKS.md'), `search-browser count=${args.count}${suffix} delay=${args.delay} ${protocol}`, report);
         log('BENCHMARKS.md updated');
       }
@@ -326,21 +331,27 @@ function timelineTable(measured: { [key in BrowserEngine]?: BrowserQueryResult[]
     ['its code has run', (t) => t.ran],
     ['activated', (t) => t.activated],
     ['the search request arrives', (t) => t.request],
+    ['… to the first file asked for', (t) => t.firstAsked - t.request],
     ['… to the last index file back', (t) => t.indexBack - t.request],
     ['… to the first summary shard asked for (matching, ranking)', (t) => t.summariesAsked - t.indexBack],
     ['… to the last summary shard back', (t) => t.summariesBack - t.summariesAsked],
+    ['… to the answer', (t) => (t.answered === undefined ? NaN : t.answered - t.summariesBack)],
   ];
   const of = (key: BrowserEngine): WorkerTimeline[] => (measured[key] ?? []).flatMap((r) => r.samples.flatMap((s) => (s.timeline === undefined ? [] : [s.timeline])));
   const ours = of('ours');
   const floor = of('floor');
+  const against = of('against');
   if (ours.length === 0) return [];
-  const med = (list: WorkerTimeline[], f: (t: WorkerTimeline) => number): string => (list.length === 0 ? '–' : percentile(list.map(f), 0.5).toFixed(1));
+  const med = (list: WorkerTimeline[], f: (t: WorkerTimeline) => number): string => {
+    const values = list.map(f).filter((v) => !Number.isNaN(v));
+    return values.length === 0 ? '–' : percentile(values, 0.5).toFixed(1);
+  };
   return [
     `**The worker's own clock** (\`--worker-timeline\`: the workers of these runs were served with marks, which cost a little of their own, so the figures above include them and the report is not written to BENCHMARKS.md; medians of ${ours.length} runs of ours and ${floor.length} of the floor, ms):`,
     '',
-    '| step | ours | floor |',
-    '|---|---:|---:|',
-    ...steps.map(([label, f]) => `| ${label} | ${med(ours, f)} | ${med(floor, f)} |`),
+    `| step | ours |${against.length === 0 ? '' : ' against |'} floor |`,
+    `|---|---:|${against.length === 0 ? '' : '---:|'}---:|`,
+    ...steps.map(([label, f]) => `| ${label} | ${med(ours, f)} |${against.length === 0 ? '' : ` ${med(against, f)} |`} ${med(floor, f)} |`),
     '',
   ];
 }
@@ -392,6 +403,7 @@ function renderBrowserReport(
     );
     lines.push('');
   }
+  lines.push(...againstLines(args, measured));
   lines.push(...timelineTable(measured));
   lines.push('### Per query');
   lines.push('');
@@ -411,6 +423,31 @@ function renderBrowserReport(
     lines.push(`| \`${query.q.replace(/\|/g, '\\|')}\` | ${one(measured.ours)} |${floorCell} ${one(measured.pagefind)} |`);
   });
   return lines.join('\n');
+}
+
+/**
+ * `--against`: the other build's medians and the paired differences (ours minus it, query by
+ * query and run by run: the median of each query's differences, then over queries).
+ */
+function againstLines(args: Args, measured: { [key in BrowserEngine]?: BrowserQueryResult[] }): string[] {
+  const ours = measured.ours;
+  const against = measured.against;
+  if (ours === undefined || against === undefined) return [];
+  const a = summarize(against);
+  const paired = (pick: (s: BrowserSample) => number): number =>
+    percentile(ours.map((r, i) => percentile(r.samples.map((s, k) => pick(s) - pick(against[i]!.samples[k] ?? s)), 0.5)), 0.5);
+  const wins = ours.filter((r, i) => percentile(r.samples.map((s) => s.phaseMs), 0.5) < percentile(against[i]!.samples.map((s) => s.phaseMs), 0.5)).length;
+  return [
+    `**Against \`${args.againstDir}\`** (measured in the same runs, query by query): search phase ${a.phaseMs.toFixed(0)} ms, after its script ${a.searchMs.toFixed(0)} ms, ` +
+      `${a.roundTrips} round trips in a row, ${kib(a.bytes)} KiB. Ours minus it, paired: search phase ${signed(paired((s) => s.phaseMs))} ms, ` +
+      `after the runtime code ${signed(paired((s) => s.searchMs))} ms; ours faster on ${wins} of ${ours.length} queries.`,
+    '',
+  ];
+}
+
+/** A difference with its sign. */
+function signed(value: number): string {
+  return `${value > 0 ? '+' : ''}${value.toFixed(1)}`;
 }
 
 function machine(): string {

@@ -135,9 +135,11 @@ describe('the worker timeline', () => {
     const marks: Array<[string, number]> = [
       ['start', 20], ['ask m', 21], ['ran', 30], ['install', 35], ['activate', 38], ['back m', 70],
       ['fetch', 50], ['ask t', 52], ['ask p', 53], ['back t', 110], ['back p', 115],
-      ['ask d', 127], ['ask d', 130], ['back d', 190], ['back d', 201],
+      ['ask d', 127], ['ask d', 130], ['back d', 190], ['back d', 201], ['answer', 206],
     ];
-    expect(timelineOf(marks)).toEqual({ compiled: 20, ran: 30, activated: 38, request: 50, indexBack: 115, summariesAsked: 127, summariesBack: 201 });
+    expect(timelineOf(marks)).toEqual({ compiled: 20, ran: 30, activated: 38, request: 50, firstAsked: 52, indexBack: 115, summariesAsked: 127, summariesBack: 201, answered: 206 });
+    // A worker that never answered has no answer mark, and the rest stands.
+    expect(timelineOf(marks.filter(([n]) => n !== 'answer'))?.answered).toBeUndefined();
     // A run that asked for no summary (no result) has no timeline.
     expect(timelineOf(marks.filter(([n]) => !n.endsWith(' d')))).toBeUndefined();
   });
