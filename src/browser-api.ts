@@ -74,9 +74,10 @@ export function embeddedSearch(): SearchManifest | undefined {
 /** Options of `createBrowserHandler`. */
 export interface BrowserHandlerOptions {
   /**
-   * Start reading the manifest now instead of at the first request (default false). The Service
-   * Worker does, as it starts: every answer needs the manifest first, so its round trip then
-   * overlaps the browser activating the worker and the page's first request reaching it.
+   * Start reading the manifest now instead of at the first request (default false). A page that
+   * calls the handler directly (no worker controls it yet) does: every answer needs the manifest,
+   * so its round trip overlaps the page's own work. The Service Worker does not (its script only
+   * registers listeners: docs/search-index.md, "A cold first search").
    */
   prefetchManifest?: boolean;
   /**
@@ -131,19 +132,25 @@ export function createBrowserHandler(
   // load is not kept (the request that needs it reads again and answers its error).
   if (prefetchManifest) loader(MANIFEST_PATH).catch(() => undefined);
   const early = search?.index === undefined ? undefined : new EarlySearch(createSearchEngine(loader, { search }, 'shared', () => new TimeSlicer()));
-  const handler = createHandler(loader, {
+  // Made at the first request, after an early search has sent its fetches: building the table's
+  // handler then runs while they are on their way instead of before the worker may activate.
+  // The host policy of every host (src/host-policy.ts); the browser's HTTP cache is the page's own.
+  let answer: Handler | undefined;
+  const answerOf = (): Handler => (answer ??= withHostPolicy(createHandler(loader, {
     basePath: site.pathname,
     bytes: fetchBytesLoader(site, fetchImpl),
     onError: (error, request) => console.error(`skills API: 500 on ${request.url}`, error),
     searchEngine: (manifest) => (early !== undefined && manifest.search?.root === search?.root ? early : undefined),
-  });
-  // The host policy of every host (src/host-policy.ts); the browser's HTTP cache is the page's own.
-  const answer = withHostPolicy(handler, { basePath: site.pathname });
-  if (early === undefined) return answer;
+  }), { basePath: site.pathname }));
+  if (early === undefined) return (request) => answerOf()(request);
   const basePath = normalizeBasePath(site.pathname);
   return (request) => {
-    if (!manifestRead) early.start(request, basePath);
-    return answer(request);
+    if (manifestRead || !early.start(request, basePath)) return answerOf()(request);
+    // The early search sends its file requests within this task (its first files are in memory:
+    // the embedded root); the handler's manifest read waits for the next one. A worker's first
+    // fetch() is its slowest to send (docs/search-index.md), and the manifest is not needed
+    // before the search's files are back, so it goes out after them.
+    return new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => answerOf()(request));
   };
 }
 
@@ -188,9 +195,10 @@ class EarlySearch implements SearchEngine {
    * Start a plain search (`q`, optionally `page` and `limit`: the parameters that need no manifest
    * to check) or an autocomplete without waiting; the request itself is answered by the handler,
    * which takes this answer when the manifest names the same index. Anything else starts nothing.
+   * True when it started one (or one was already under way).
    */
-  start(request: Request, basePath: string): void {
-    if (request.method !== 'GET') return;
+  start(request: Request, basePath: string): boolean {
+    if (request.method !== 'GET') return false;
     const url = new URL(request.url);
     const params = url.searchParams;
     if (url.pathname === `${basePath}api/v1/skills/autocomplete`) {
@@ -198,21 +206,22 @@ class EarlySearch implements SearchEngine {
       try {
         query = readAutocompleteQuery(params);
       } catch {
-        return;
+        return false;
       }
       this.begin(autocompleteKey(query), () => this.engine.autocomplete(query));
-      return;
+      return true;
     }
-    if (url.pathname !== `${basePath}api/v1/skills/search`) return;
-    if ([...params.keys()].some((key) => key !== 'q' && key !== 'page' && key !== 'limit')) return;
+    if (url.pathname !== `${basePath}api/v1/skills/search`) return false;
+    if ([...params.keys()].some((key) => key !== 'q' && key !== 'page' && key !== 'limit')) return false;
     let query: SearchQuery;
     try {
       // Read as the endpoint reads them; these parameters check nothing against the manifest.
       query = readSearchQuery(params, NO_FILTERS);
     } catch {
-      return;
+      return false;
     }
     this.begin(searchKey(query), () => this.engine.search(query));
+    return true;
   }
 
   private begin(key: string, run: () => Promise<unknown>): void {

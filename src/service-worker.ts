@@ -10,6 +10,7 @@
  */
 import { createBrowserHandler, embeddedSearch, isApiRequest, siteBasePath, type PageHandlerGlobal } from './browser-api.ts';
 import { prepareSynonyms } from './search/forms.ts';
+import type { Handler } from './handler.ts';
 
 // The Service Worker types (lib "WebWorker") clash with the DOM ones this project compiles
 // against, so the little used here is declared locally.
@@ -34,9 +35,12 @@ const base = siteBasePath();
 if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceof scope.ServiceWorkerGlobalScope) {
   const worker = globalThis as unknown as ServiceWorkerScopeLike;
   const origin = worker.location.origin;
-  // The manifest is read while the browser installs and activates the worker (every answer needs
-  // it), and a search asked for meanwhile starts with the root the build embedded here.
-  const handle = createBrowserHandler(new URL(base, origin), undefined, { prefetchManifest: true, search: embeddedSearch() });
+  // Nothing is read nor built as the script runs: the browser activates the worker sooner, and a
+  // worker's first fetch() is slow to send (docs/search-index.md, "A cold first search"). The
+  // handler is made at the first request; a search then starts at once with the root the build
+  // embedded here, its files asked for before the manifest.
+  let handle: Handler | undefined;
+  const handler = (): Handler => (handle ??= createBrowserHandler(new URL(base, origin), undefined, { search: embeddedSearch() }));
   // A new version takes over at once: the handler only reads files, there is no state to migrate.
   // Asked for as the script runs (the earliest a worker may), and again on install for browsers
   // that ignore it before then.
@@ -52,7 +56,7 @@ if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceo
     // Not calling respondWith passes the request to the network: the page's own files and the
     // static `.json` files. The handler's own file fetches never come back here (a worker's
     // fetches are not intercepted by itself), but a page reading the files directly does.
-    if (isApiRequest(new URL(event.request.url), origin, base)) event.respondWith(handle(event.request));
+    if (isApiRequest(new URL(event.request.url), origin, base)) event.respondWith(handler()(event.request));
   });
 } else {
   (globalThis as PageHandlerGlobal).skillsDirectoryApi = {

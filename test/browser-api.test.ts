@@ -164,6 +164,28 @@ describe('createBrowserHandler', () => {
       expect(new Set(early.calls)).toEqual(new Set(plain.calls.filter((p) => p !== plain.search.root)));
     });
 
+    it('as the Service Worker makes it (no manifest read ahead), sends the search files first, then the manifest', async () => {
+      const plain = await site(skills);
+      const plainAnswer = createBrowserHandler(`${ORIGIN}/`, plain.fetch)(new Request(searchUrl));
+      plain.release();
+      const expected = await (await plainAnswer).json();
+
+      const early = await site(skills);
+      const handle = createBrowserHandler(`${ORIGIN}/`, early.fetch, { search: early.search });
+      // Nothing is read before a request comes.
+      expect(early.calls).toEqual([]);
+      const answer = handle(new Request(searchUrl));
+      await expect.poll(() => early.calls.includes('api/v1/manifest.json')).toBe(true);
+      const manifestAt = early.calls.indexOf('api/v1/manifest.json');
+      expect(manifestAt).toBeGreaterThan(0);
+      expect(early.calls.slice(0, manifestAt).every((p) => p.includes('/_search/'))).toBe(true);
+      early.release();
+      const response = await answer;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ ...expected, meta: { ...expected.meta, took: expect.any(Number) } });
+      expect(early.calls.length).toBe(new Set(early.calls).size);
+    });
+
     it('starts an autocomplete before the manifest arrives too, and answers as without it', async () => {
       const url = `${ORIGIN}/api/v1/skills/autocomplete?q=${encodeURIComponent('docker to')}&limit=3`;
       const plain = await site(skills);

@@ -28,6 +28,20 @@ describe('options', () => {
     );
   });
 
+  it('words() and tokenize() find the runs of letters, digits and marks, ASCII text or not', () => {
+    // The reference pattern, independent of the ASCII fast path in options.ts.
+    const unicode = /[\p{L}\p{N}\p{M}]+/gu;
+    const text = fc.oneof(fc.string({ unit: 'binary-ascii', maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 40 }));
+    fc.assert(
+      fc.property(text, (t) => {
+        const expected = [...t.matchAll(unicode)].map((m) => [m[0], m.index]);
+        expect(words(t)).toEqual(expected.map(([w]) => w));
+        expect(tokenize(t).map((token) => [token.text, token.start])).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it.each([
     ['Docker', 'docker'],
     ['CAFÉ', 'cafe'],

@@ -73,13 +73,22 @@ export const REQUEST_WORDS: ReadonlySet<string> = new Set([
 const WORD_CHARACTER = '[\\p{L}\\p{N}\\p{M}]';
 /** A word: a run of word characters. */
 const WORD = new RegExp(`${WORD_CHARACTER}+`, 'gu');
+/**
+ * A word of an ASCII text: the same runs, since the only ASCII word characters are letters and
+ * digits. The Unicode classes above take a while to compile, and a first search in a just-started
+ * Service Worker (a query is mostly ASCII) would wait for that.
+ */
+const ASCII_WORD_RUN = /[0-9A-Za-z]+/g;
 const IS_WORD_CHARACTER = new RegExp(`^${WORD_CHARACTER}$`, 'u');
-/** Word character or not: per ASCII code, and per other code point once met. */
-const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => (IS_WORD_CHARACTER.test(String.fromCharCode(c)) ? 1 : 0));
+/** Word character or not: per ASCII code (letters and digits, as `WORD_CHARACTER` reads them), and per other code point once met. */
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 0));
 const OTHER_WORD = new Map<number, boolean>();
 const MARKS = /\p{M}+/gu;
 const ASCII = /^[\x00-\x7f]*$/;
 const NOT_ALNUM = /[^\p{L}\p{N}]+/gu;
+
+/** The word pattern for `text`: the ASCII one when it is all ASCII. */
+const wordPattern = (text: string): RegExp => (ASCII.test(text) ? ASCII_WORD_RUN : WORD);
 
 /** One word of a text with its UTF-16 offsets in the original text. */
 export interface Token {
@@ -94,13 +103,13 @@ export interface Token {
  */
 export function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
-  for (const m of text.matchAll(WORD)) tokens.push({ text: m[0], start: m.index, end: m.index + m[0].length });
+  for (const m of text.matchAll(wordPattern(text))) tokens.push({ text: m[0], start: m.index, end: m.index + m[0].length });
   return tokens;
 }
 
 /** The words of `text` as strings (the MiniSearch `tokenize` option). */
 export function words(text: string): string[] {
-  return text.match(WORD) ?? [];
+  return text.match(wordPattern(text)) ?? [];
 }
 
 /**
