@@ -88,6 +88,12 @@ export interface BrowserHandlerOptions {
    * another (a newer deploy), they run on an engine of their own and the early files are unused.
    */
   search?: SearchManifest;
+  /**
+   * Run once, a task after the first early search sent its file requests, while they are on their
+   * way: the Service Worker's warm-up of the search code (src/search/warm.ts). Its argument says
+   * whether a search file has come back since: the warm-up then gives the thread back.
+   */
+  warm?: (stop: () => boolean) => unknown;
 }
 
 /**
@@ -102,7 +108,7 @@ export interface BrowserHandlerOptions {
 export function createBrowserHandler(
   siteUrl: string | URL,
   fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init),
-  { prefetchManifest = false, search }: BrowserHandlerOptions = {},
+  { prefetchManifest = false, search, warm }: BrowserHandlerOptions = {},
 ): Handler {
   const site = new URL(siteUrl);
   const manifestUrl = new URL(MANIFEST_PATH, site).href;
@@ -114,6 +120,8 @@ export function createBrowserHandler(
   const searchFiles = new Lru<Promise<unknown>>(SHARED_SEARCH_FILES);
   if (search?.index !== undefined) searchFiles.set(search.root, Promise.resolve(search.index));
   let manifestRead = false;
+  /** Search files loaded so far (the warm-up stops at the first after it started). */
+  let searchFilesBack = 0;
   const loader: Loader = (path) => {
     if (path === MANIFEST_PATH) {
       return cached(path).then((value) => {
@@ -124,7 +132,11 @@ export function createBrowserHandler(
     if (search === undefined || !isSearchIndexFile(path)) return cached(path);
     const hit = searchFiles.get(path);
     if (hit !== undefined) return hit;
-    return keepLoad(files(path), 'shared', (value) => searchFiles.set(path, value), (failed) => {
+    const loading = files(path).then((value) => {
+      searchFilesBack++;
+      return value;
+    });
+    return keepLoad(loading, 'shared', (value) => searchFiles.set(path, value), (failed) => {
       if (searchFiles.get(path) === failed) searchFiles.delete(path);
     });
   };
@@ -143,9 +155,15 @@ export function createBrowserHandler(
     searchEngine: (manifest) => (early !== undefined && manifest.search?.root === search?.root ? early : undefined),
   }), { basePath: site.pathname }));
   if (early === undefined) return (request) => answerOf()(request);
+  let warmed = false;
   const basePath = normalizeBasePath(site.pathname);
   return (request) => {
     if (manifestRead || !early.start(request, basePath)) return answerOf()(request);
+    if (warm !== undefined && !warmed) {
+      warmed = true;
+      const before = searchFilesBack;
+      setTimeout(() => warm(() => searchFilesBack !== before), 0);
+    }
     // The early search sends its file requests within this task (its first files are in memory:
     // the embedded root); the handler's manifest read waits for the next one. A worker's first
     // fetch() is its slowest to send (docs/search-index.md), and the manifest is not needed

@@ -10,6 +10,7 @@
  */
 import { createBrowserHandler, embeddedSearch, isApiRequest, siteBasePath, type PageHandlerGlobal } from './browser-api.ts';
 import { prepareSynonyms } from './search/forms.ts';
+import { warmSearch } from './search/warm.ts';
 import type { Handler } from './handler.ts';
 
 // The Service Worker types (lib "WebWorker") clash with the DOM ones this project compiles
@@ -40,7 +41,7 @@ if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceo
   // handler is made at the first request; a search then starts at once with the root the build
   // embedded here, its files asked for before the manifest.
   let handle: Handler | undefined;
-  const handler = (): Handler => (handle ??= createBrowserHandler(new URL(base, origin), undefined, { search: embeddedSearch() }));
+  const handler = (): Handler => (handle ??= createBrowserHandler(new URL(base, origin), undefined, { search: embeddedSearch(), warm: warmSearch }));
   // A new version takes over at once: the handler only reads files, there is no state to migrate.
   // Asked for as the script runs (the earliest a worker may), and again on install for browsers
   // that ignore it before then.

@@ -186,6 +186,26 @@ describe('createBrowserHandler', () => {
       expect(early.calls.length).toBe(new Set(early.calls).size);
     });
 
+    it('runs the warm-up once, a task after the first search sent its requests, and tells it when a file is back', async () => {
+      const early = await site(skills);
+      const runs: Array<{ askedBefore: string[]; stop: () => boolean }> = [];
+      const handle = createBrowserHandler(`${ORIGIN}/`, early.fetch, {
+        search: early.search,
+        warm: (stop) => runs.push({ askedBefore: [...early.calls], stop }),
+      });
+      const first = handle(new Request(searchUrl));
+      // Not within the request's own task: the search's requests go out first.
+      expect(runs).toEqual([]);
+      await expect.poll(() => runs.length).toBe(1);
+      expect(runs[0]!.askedBefore.some((p) => /_search\/t\./.test(p))).toBe(true);
+      early.release();
+      expect((await first).status).toBe(200);
+      // Files came back after it started: it is told to stop.
+      expect(runs[0]!.stop()).toBe(true);
+      expect((await handle(new Request(`${searchUrl}&page=2`))).status).toBe(200);
+      expect(runs).toHaveLength(1);
+    });
+
     it('starts an autocomplete before the manifest arrives too, and answers as without it', async () => {
       const url = `${ORIGIN}/api/v1/skills/autocomplete?q=${encodeURIComponent('docker to')}&limit=3`;
       const plain = await site(skills);
