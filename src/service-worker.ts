@@ -43,9 +43,8 @@ if (typeof scope.ServiceWorkerGlobalScope === 'function' && globalThis instanceo
   let handle: Handler | undefined;
   const handler = (): Handler => (handle ??= createBrowserHandler(new URL(base, origin), undefined, { search: embeddedSearch(), warm: warmSearch }));
   // A new version takes over at once: the handler only reads files, there is no state to migrate.
-  // Asked for as the script runs (the earliest a worker may), and again on install for browsers
-  // that ignore it before then.
-  worker.skipWaiting().catch(() => undefined);
+  // Asked for on install, not as the script runs: there it cost Chromium's worker several
+  // milliseconds before the script could finish, and the install came no sooner for it.
   worker.addEventListener('install', (event) => event.waitUntil(worker.skipWaiting()));
   worker.addEventListener('activate', (event) => {
     event.waitUntil(worker.clients.claim());

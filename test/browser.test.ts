@@ -324,6 +324,27 @@ describe.skipIf(CHROMIUM === undefined)('demo page and Service Worker in Chromiu
     }
   });
 
+  it('a redeployed sw.js takes over an open page at once, without a reload, and answers', async () => {
+    const fresh = await newContext();
+    const swPath = join(out, 'sw.js');
+    const original = await fs.readFile(swPath);
+    try {
+      const open1 = await fresh.newPage();
+      await open(open1, `${server.url}/`);
+      await open1.waitForFunction(() => navigator.serviceWorker.controller !== null);
+      const changed = open1.evaluate(() => new Promise<boolean>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(true), { once: true })));
+      // A new deploy: another sw.js (a byte more is a new version to the browser).
+      await fs.writeFile(swPath, Buffer.concat([original, Buffer.from('\n')]));
+      await open1.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+      expect(await changed).toBe(true);
+      const answer = await open1.evaluate(async () => (await fetch('/api/v1/skills/search?q=docker')).status);
+      expect(answer).toBe(200);
+    } finally {
+      await fs.writeFile(swPath, original);
+      await fresh.close();
+    }
+  });
+
   it('works under a sub-path with the base given at build time', async () => {
     const sub = await newContext();
     try {
