@@ -75,11 +75,14 @@ function row(d: number): SummaryRow {
   return ['warm', `tool-${d}`, name, d % 50, d % 3 === 0 ? 'Café notes for alpha testing and tests' : 'Testing the alpha builds of a tool'];
 }
 
+/** Path of a summary shard of the made-up index, with its number. */
+const SHARD_PATH = new RegExp(`^${SEARCH_DIR}/d\\.warm\\.(\\d+)\\.json$`);
+
 /** Files of the made-up index by path; summary shards made on demand. */
 function load(path: string): unknown {
   if (path === searchFilePath(ROOT_NAME)) return ROOT;
   if (path === searchFilePath('t.warm')) return chunk();
-  const shard = new RegExp(`^${SEARCH_DIR}/d\\.warm\\.(\\d+)\\.json$`).exec(path);
+  const shard = SHARD_PATH.exec(path);
   if (shard !== null) {
     const first = Number(shard[1]) * ROOT.summaries.size;
     return { docs: [row(first), row(first + 1)].filter((_, k) => first + k < WARM_DOCS) };
