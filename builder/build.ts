@@ -31,7 +31,9 @@ import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
 import { keepDetail, writeSkillFiles, type SkillFilesMemo } from './skill-output.ts';
 import { writeTree } from './write-tree.ts';
-import { buildCodeHash, buildKey, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
+import { stampInputsInThread } from './stamp-thread.ts';
+import { readTokenCacheInThread } from './token-cache-thread.ts';
+import { buildCodeHash, buildKey, recordedFolders, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
 
 /** Options of `runBuild`. */
 export interface BuildOptions {
@@ -116,31 +118,51 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     throw new Error(`the build cache folder ${cacheDir} must be outside the output ${out}`);
   }
   // Nothing changed since the build that wrote this output (builder/up-to-date.ts): answer from its
-  // record, reading no skill and touching nothing.
-  const check = incremental ? upToDateCheck(options, out, cacheDir, builtAt) : undefined;
-  if (check !== undefined) {
+  // record, reading no skill and touching nothing. The inputs are stamped in a thread of their
+  // own (builder/stamp-thread.ts) while the caches are read here; between two reads, stamps that
+  // arrived and say nothing changed end the build there.
+  const pending = incremental ? upToDateCheck(options, out, cacheDir, builtAt) : undefined;
+  let check: { root: string; key: string; stamp: InputStamp; log: string } | undefined;
+  let answered = false;
+  const stamped = pending?.stamping.then((stamp) => {
+    check = { root: pending.root, key: pending.key, stamp, log: stamp.log };
+  });
+  /** The report of the build that wrote the output, once the stamps arrived (`wait`: wait for them) and say nothing changed. */
+  const nothingChanged = async (wait: boolean): Promise<BuildReport | undefined> => {
+    if (stamped === undefined) return undefined;
+    if (wait) await stamped;
+    else await new Promise<void>((ready) => setImmediate(ready));
+    if (check === undefined || answered) return undefined;
+    answered = true;
     const report = upToDate(cacheDir, check.root, out, check.key, check.stamp);
-    if (report !== undefined) {
-      progress('nothing changed since the last build');
-      const manifest = JSON.parse(readFileSync(resolve(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Manifest;
-      const { folders, ...rest } = report;
-      return { ...rest, reused: report.files, fromCache: folders, manifest, ms: Math.round(performance.now() - started) };
-    }
-  }
+    if (report === undefined) return undefined;
+    progress('nothing changed since the last build');
+    const manifest = JSON.parse(readFileSync(resolve(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Manifest;
+    const { folders, ...rest } = report;
+    return { ...rest, reused: report.files, fromCache: folders, manifest, ms: Math.round(performance.now() - started) };
+  };
+  let answer = await nothingChanged(false);
+  if (answer !== undefined) return answer;
   const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
+  answer = await nothingChanged(false);
+  if (answer !== undefined) return answer;
   // What the live output holds, file by file, when it is still the output the last incremental
   // build left: then only changed files are written and committed in place (shared/commit-journal.ts).
   const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
+  answer = await nothingChanged(false);
+  if (answer !== undefined) return answer;
   // Kept skills' files are only those a build of the same options and build code made.
-  const skillFilesRecord = outputRecord === undefined || check === undefined ? undefined : readSkillFilesRecord(cacheDir, out, check.key);
+  const skillFilesRecord = outputRecord === undefined || pending === undefined ? undefined : readSkillFilesRecord(cacheDir, out, pending.key);
   // List pages made of the same summaries are kept (builder/page-memo.ts); every page's input is remembered.
-  const pageMemo = outputRecord === undefined || check === undefined ? undefined : readPageMemo(cacheDir, out, check.key);
+  const pageMemo = outputRecord === undefined || pending === undefined ? undefined : readPageMemo(cacheDir, out, pending.key);
+  answer = await nothingChanged(true);
+  if (answer !== undefined) return answer;
   const pageInputs = incremental && check !== undefined ? new Map<string, string>() : undefined;
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, {
     previous,
     quality: options.quality,
     // The stamps the no-change check took, so each folder is stamped once.
-    ...(incremental ? { stamps: { started: check?.stamp.started ?? Date.now(), ...(check === undefined ? {} : { taken: check.stamp.folders }) } } : {}),
+    ...(incremental ? { stamps: { started: check?.stamp.started ?? Date.now(), ...(check === undefined ? {} : { taken: check.stamp.folders, entries: check.stamp.entries }) } } : {}),
   });
   // A damaged change log is never skippable: it is the history mirrors follow (builder/changes.ts).
   const { log, problems: logProblems } = readChangeLog(options.contentDir);
@@ -156,6 +178,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   const skillFiles: SkillFilesMemo | undefined = incremental && cache !== undefined
     ? { previous: skillFilesRecord ?? new Map(), hashOf: (dir) => cache.skills.get(dir)?.hash, next: new Map(), kept: new Set(), keptDetails: new Set() }
     : undefined;
+
+  // The search token cache is read and checked in a thread of its own while the skill files and
+  // the tree are made (builder/token-cache-thread.ts).
+  const tokenCacheFile = outputCacheFile(cacheDir, out, 'search-tokens', '.bin');
+  const tokenCache = incremental ? readTokenCacheInThread(tokenCacheFile, buildCodeHash()) : undefined;
 
   const { result: manifest, stats } = await writeAtomically(options.outDir, MANIFEST_PATH, async (writer) => {
     const emit: typeof writer.emit = (path, data) => {
@@ -181,7 +208,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
       }
       return writer.keep!(files);
     };
-    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: outputCacheFile(cacheDir, out, 'search-tokens', '.bin'), code: buildCodeHash(), keep: keepSearch } : undefined);
+    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: tokenCacheFile, code: buildCodeHash(), keep: keepSearch, ...(tokenCache === undefined ? {} : { large: tokenCache }) } : undefined);
     const changeCount = await emitChangePages(changes, emit);
     progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
     if (options.site !== false) {
@@ -248,17 +275,24 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   };
 }
 
+/**
+ * Skill folders from which the no-change check's stamps are taken in a thread of their own even
+ * when the build may be answered from its record: below, stamping takes less than starting one.
+ */
+const STAMP_THREAD_MIN = 20_000;
+
 /** Skill folders a later build can re-use: every folder this load has a result of. */
 function fromCacheTotal(cache: { skills: ReadonlyMap<string, unknown> } | undefined): number {
   return cache?.skills.size ?? 0;
 }
 
 /**
- * What the no-change check of an incremental build needs, taken before anything is read: the
- * content folder's real path, the key of the options and build code, and the inputs' stamps.
+ * What the no-change check of an incremental build needs: the content folder's real path, the key
+ * of the options and build code, and the inputs' stamps, whose taking starts here, before anything
+ * is read, in a thread of their own (builder/stamp-thread.ts).
  * Undefined when the content folder cannot be resolved (the build then reports it).
  */
-function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, builtAt: string | undefined): { root: string; key: string; stamp: InputStamp; log: string } | undefined {
+function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, builtAt: string | undefined): { root: string; key: string; stamping: Promise<InputStamp> } | undefined {
   let root: string;
   try {
     root = realpathSync.native(options.contentDir);
@@ -274,8 +308,11 @@ function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, bui
     quality: options.quality !== false,
     builtAt: builtAt ?? null,
   });
-  const stamp = stampInputs(root, cacheDir);
-  return { root, key, stamp, log: stamp.log };
+  // A thread pays for its start when stamping takes longer (many skill folders), or when the
+  // build cannot be answered from a record anyway (none kept): the caches are then read for sure.
+  const folders = recordedFolders(cacheDir, root, out);
+  const threaded = folders === undefined || folders >= STAMP_THREAD_MIN;
+  return { root, key, stamping: threaded ? stampInputsInThread(root, cacheDir) : Promise.resolve(stampInputs(root, cacheDir)) };
 }
 
 /** The stored build cache of content folder `contentDir`, if any (a missing folder has none). */
