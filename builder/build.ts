@@ -143,12 +143,25 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   };
   let answer = await nothingChanged(false);
   if (answer !== undefined) return answer;
-  const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
+  // The stamp thread's own answer (builder/stamp-thread.ts) stops a read the build will not need;
+  // read whole again if the answer here says otherwise after all.
+  const stop = pending?.nothingChanged;
+  let previous = incremental ? readCacheOf(cacheDir, options.contentDir, stop) : undefined;
+  if (stop?.() === true) {
+    answer = await nothingChanged(true);
+    if (answer !== undefined) return answer;
+    previous = readCacheOf(cacheDir, options.contentDir);
+  }
   answer = await nothingChanged(false);
   if (answer !== undefined) return answer;
   // What the live output holds, file by file, when it is still the output the last incremental
   // build left: then only changed files are written and committed in place (shared/commit-journal.ts).
-  const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
+  let outputRecord = incremental ? readOutputRecord(cacheDir, out, stop) : undefined;
+  if (stop?.() === true) {
+    answer = await nothingChanged(true);
+    if (answer !== undefined) return answer;
+    outputRecord = readOutputRecord(cacheDir, out);
+  }
   answer = await nothingChanged(false);
   if (answer !== undefined) return answer;
   // Kept skills' files are only those a build of the same options and build code made.
@@ -278,6 +291,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
 /**
  * Skill folders from which the no-change check's stamps are taken in a thread of their own even
  * when the build may be answered from its record: below, stamping takes less than starting one.
+ * `SKILLS_API_STAMP_THREAD_MIN` sets another (tests take that path with a few skills).
  */
 const STAMP_THREAD_MIN = 20_000;
 
@@ -292,7 +306,7 @@ function fromCacheTotal(cache: { skills: ReadonlyMap<string, unknown> } | undefi
  * is read, in a thread of their own (builder/stamp-thread.ts).
  * Undefined when the content folder cannot be resolved (the build then reports it).
  */
-function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, builtAt: string | undefined): { root: string; key: string; stamping: Promise<InputStamp> } | undefined {
+function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, builtAt: string | undefined): { root: string; key: string; stamping: Promise<InputStamp>; nothingChanged?: () => boolean } | undefined {
   let root: string;
   try {
     root = realpathSync.native(options.contentDir);
@@ -311,19 +325,21 @@ function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, bui
   // A thread pays for its start when stamping takes longer (many skill folders), or when the
   // build cannot be answered from a record anyway (none kept): the caches are then read for sure.
   const folders = recordedFolders(cacheDir, root, out);
-  const threaded = folders === undefined || folders >= STAMP_THREAD_MIN;
-  return { root, key, stamping: threaded ? stampInputsInThread(root, cacheDir) : Promise.resolve(stampInputs(root, cacheDir)) };
+  const threaded = folders === undefined || folders >= Number(process.env.SKILLS_API_STAMP_THREAD_MIN ?? STAMP_THREAD_MIN);
+  if (!threaded) return { root, key, stamping: Promise.resolve(stampInputs(root, cacheDir)) };
+  // With no record there is nothing to answer from: the thread need not ask.
+  return { root, key, ...stampInputsInThread(root, cacheDir, folders === undefined ? undefined : { out, key }) };
 }
 
 /** The stored build cache of content folder `contentDir`, if any (a missing folder has none). */
-function readCacheOf(cacheDir: string, contentDir: string): ReturnType<typeof readLoadCache> {
+function readCacheOf(cacheDir: string, contentDir: string, stop?: () => boolean): ReturnType<typeof readLoadCache> {
   let real: string;
   try {
     real = realpathSync.native(contentDir);
   } catch {
     return undefined;
   }
-  return readLoadCache(cacheDir, real);
+  return readLoadCache(cacheDir, real, stop);
 }
 
 /** `SOURCE_DATE_EPOCH` (whole seconds) as an ISO timestamp; undefined when unset or empty. */
