@@ -107,10 +107,9 @@ export function cacheFile(cacheDir: string, contentDir: string): string {
 /**
  * The stored cache of `contentDir` (a real path) in `cacheDir`, or undefined when there is none
  * or it cannot be trusted (wrong format, version, build code, content folder or checksum, or a
- * line of the wrong shape). `stop`, asked every few thousand lines, gives the read up (undefined)
- * when the caller no longer needs it (builder/build.ts: the build turned out to have nothing to do).
+ * line of the wrong shape).
  */
-export function readLoadCache(cacheDir: string, contentDir: string, stop?: () => boolean): LoadCache<StoredRecord> | undefined {
+export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<StoredRecord> | undefined {
   const file = readCheckedFileWithDelta(cacheFile(cacheDir, contentDir));
   if (file === undefined) return undefined;
   const { header, body, delta } = file;
@@ -118,7 +117,7 @@ export function readLoadCache(cacheDir: string, contentDir: string, stop?: () =>
     head.format === FORMAT && head.version === VERSION && head.code === codeHash() && head.contentDir === contentDir && typeof head.shared === 'string';
   if (!trusted(header)) return undefined;
   const skills = new Map<string, CachedSkill<StoredRecord>>();
-  if (!readLines(body, skills, true, stop)) return undefined;
+  if (!readLines(body, skills, true)) return undefined;
   const dirs = new Set(skills.keys());
   // The delta: lines of folders changed since the base was written, and folders gone from it.
   const ownDelta = delta !== undefined && trusted(delta.header) && delta.header.shared === header.shared;
@@ -126,11 +125,9 @@ export function readLoadCache(cacheDir: string, contentDir: string, stop?: () =>
   return { contentDir, shared: header.shared as string, skills, base: { checksum: header.checksum as string, dirs } };
 }
 
-/** Read the lines of `body` into `skills` (a `{dir, gone: true}` line removes one); false on a line of the wrong shape or when `stop` says so. */
-function readLines(body: string, skills: Map<string, CachedSkill<StoredRecord>>, inBase: boolean, stop?: () => boolean): boolean {
-  let count = 0;
+/** Read the lines of `body` into `skills` (a `{dir, gone: true}` line removes one); false on a line of the wrong shape. */
+function readLines(body: string, skills: Map<string, CachedSkill<StoredRecord>>, inBase: boolean): boolean {
   for (const line of body.split('\n')) {
-    if (stop !== undefined && ++count % STOP_EVERY === 0 && stop()) return false;
     if (line === '') continue;
     const entry = parseOrUndefined(line);
     if (!inBase && isObject(entry) && entry.gone === true && typeof entry.dir === 'string') {
@@ -150,9 +147,6 @@ function readLines(body: string, skills: Map<string, CachedSkill<StoredRecord>>,
   }
   return true;
 }
-
-/** Lines read between two questions to `readLoadCache`'s `stop`. */
-const STOP_EVERY = 4096;
 
 /** The files of the build cache of `contentDir` (a real path): the base file and its delta. */
 export function cacheFiles(cacheDir: string, contentDir: string): [base: string, delta: string] {

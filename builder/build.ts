@@ -33,7 +33,7 @@ import { keepDetail, writeSkillFiles, type SkillFilesMemo } from './skill-output
 import { writeTree } from './write-tree.ts';
 import { stampInputsInThread } from './stamp-thread.ts';
 import { readTokenCacheInThread } from './token-cache-thread.ts';
-import { buildCodeHash, buildKey, recordedFolders, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
+import { buildCodeHash, buildKey, hasRecord, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
 
 /** Options of `runBuild`. */
 export interface BuildOptions {
@@ -118,58 +118,32 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     throw new Error(`the build cache folder ${cacheDir} must be outside the output ${out}`);
   }
   // Nothing changed since the build that wrote this output (builder/up-to-date.ts): answer from its
-  // record, reading no skill and touching nothing. The inputs are stamped in a thread of their
-  // own (builder/stamp-thread.ts) while the caches are read here; between two reads, stamps that
-  // arrived and say nothing changed end the build there.
+  // record, reading no skill and touching nothing. When there is no record to answer from, the
+  // inputs are stamped in a thread of their own (builder/stamp-thread.ts) while the caches are read.
   const pending = incremental ? upToDateCheck(options, out, cacheDir, builtAt) : undefined;
   let check: { root: string; key: string; stamp: InputStamp; log: string } | undefined;
-  let answered = false;
   const stamped = pending?.stamping.then((stamp) => {
     check = { root: pending.root, key: pending.key, stamp, log: stamp.log };
   });
-  /** The report of the build that wrote the output, once the stamps arrived (`wait`: wait for them) and say nothing changed. */
-  const nothingChanged = async (wait: boolean): Promise<BuildReport | undefined> => {
-    if (stamped === undefined) return undefined;
-    if (wait) await stamped;
-    else await new Promise<void>((ready) => setImmediate(ready));
-    if (check === undefined || answered) return undefined;
-    answered = true;
-    const report = upToDate(cacheDir, check.root, out, check.key, check.stamp);
-    if (report === undefined) return undefined;
-    progress('nothing changed since the last build');
-    const manifest = JSON.parse(readFileSync(resolve(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Manifest;
-    const { folders, ...rest } = report;
-    return { ...rest, reused: report.files, fromCache: folders, manifest, ms: Math.round(performance.now() - started) };
-  };
-  let answer = await nothingChanged(false);
-  if (answer !== undefined) return answer;
-  // The stamp thread's own answer (builder/stamp-thread.ts) stops a read the build will not need;
-  // read whole again if the answer here says otherwise after all.
-  const stop = pending?.nothingChanged;
-  let previous = incremental ? readCacheOf(cacheDir, options.contentDir, stop) : undefined;
-  if (stop?.() === true) {
-    answer = await nothingChanged(true);
-    if (answer !== undefined) return answer;
-    previous = readCacheOf(cacheDir, options.contentDir);
+  if (pending?.threaded === false) {
+    await stamped;
+    const report = check === undefined ? undefined : upToDate(cacheDir, check.root, out, check.key, check.stamp);
+    if (report !== undefined) {
+      progress('nothing changed since the last build');
+      const manifest = JSON.parse(readFileSync(resolve(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Manifest;
+      const { folders, ...rest } = report;
+      return { ...rest, reused: report.files, fromCache: folders, manifest, ms: Math.round(performance.now() - started) };
+    }
   }
-  answer = await nothingChanged(false);
-  if (answer !== undefined) return answer;
+  const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
   // What the live output holds, file by file, when it is still the output the last incremental
   // build left: then only changed files are written and committed in place (shared/commit-journal.ts).
-  let outputRecord = incremental ? readOutputRecord(cacheDir, out, stop) : undefined;
-  if (stop?.() === true) {
-    answer = await nothingChanged(true);
-    if (answer !== undefined) return answer;
-    outputRecord = readOutputRecord(cacheDir, out);
-  }
-  answer = await nothingChanged(false);
-  if (answer !== undefined) return answer;
+  const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
   // Kept skills' files are only those a build of the same options and build code made.
   const skillFilesRecord = outputRecord === undefined || pending === undefined ? undefined : readSkillFilesRecord(cacheDir, out, pending.key);
   // List pages made of the same summaries are kept (builder/page-memo.ts); every page's input is remembered.
   const pageMemo = outputRecord === undefined || pending === undefined ? undefined : readPageMemo(cacheDir, out, pending.key);
-  answer = await nothingChanged(true);
-  if (answer !== undefined) return answer;
+  await stamped;
   const pageInputs = incremental && check !== undefined ? new Map<string, string>() : undefined;
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, {
     previous,
@@ -288,13 +262,6 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   };
 }
 
-/**
- * Skill folders from which the no-change check's stamps are taken in a thread of their own even
- * when the build may be answered from its record: below, stamping takes less than starting one.
- * `SKILLS_API_STAMP_THREAD_MIN` sets another (tests take that path with a few skills).
- */
-const STAMP_THREAD_MIN = 20_000;
-
 /** Skill folders a later build can re-use: every folder this load has a result of. */
 function fromCacheTotal(cache: { skills: ReadonlyMap<string, unknown> } | undefined): number {
   return cache?.skills.size ?? 0;
@@ -302,11 +269,12 @@ function fromCacheTotal(cache: { skills: ReadonlyMap<string, unknown> } | undefi
 
 /**
  * What the no-change check of an incremental build needs: the content folder's real path, the key
- * of the options and build code, and the inputs' stamps, whose taking starts here, before anything
- * is read, in a thread of their own (builder/stamp-thread.ts).
+ * of the options and build code, and the inputs' stamps, taken here before anything is read, or,
+ * when no record can answer (`threaded`), started here in a thread of their own
+ * (builder/stamp-thread.ts).
  * Undefined when the content folder cannot be resolved (the build then reports it).
  */
-function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, builtAt: string | undefined): { root: string; key: string; stamping: Promise<InputStamp>; nothingChanged?: () => boolean } | undefined {
+function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, builtAt: string | undefined): { root: string; key: string; stamping: Promise<InputStamp>; threaded: boolean } | undefined {
   let root: string;
   try {
     root = realpathSync.native(options.contentDir);
@@ -322,24 +290,22 @@ function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, bui
     quality: options.quality !== false,
     builtAt: builtAt ?? null,
   });
-  // A thread pays for its start when stamping takes longer (many skill folders), or when the
-  // build cannot be answered from a record anyway (none kept): the caches are then read for sure.
-  const folders = recordedFolders(cacheDir, root, out);
-  const threaded = folders === undefined || folders >= Number(process.env.SKILLS_API_STAMP_THREAD_MIN ?? STAMP_THREAD_MIN);
-  if (!threaded) return { root, key, stamping: Promise.resolve(stampInputs(root, cacheDir)) };
-  // With no record there is nothing to answer from: the thread need not ask.
-  return { root, key, ...stampInputsInThread(root, cacheDir, folders === undefined ? undefined : { out, key }) };
+  // Only when the build cannot be answered from a record (none kept): the caches are then read
+  // for sure. With a record, reading them beside the stamps slows the answer when nothing changed
+  // (a second core is not always free), so the stamps come first, here, as the only work.
+  const threaded = !hasRecord(cacheDir, root, out);
+  return { root, key, threaded, stamping: threaded ? stampInputsInThread(root, cacheDir) : Promise.resolve(stampInputs(root, cacheDir)) };
 }
 
 /** The stored build cache of content folder `contentDir`, if any (a missing folder has none). */
-function readCacheOf(cacheDir: string, contentDir: string, stop?: () => boolean): ReturnType<typeof readLoadCache> {
+function readCacheOf(cacheDir: string, contentDir: string): ReturnType<typeof readLoadCache> {
   let real: string;
   try {
     real = realpathSync.native(contentDir);
   } catch {
     return undefined;
   }
-  return readLoadCache(cacheDir, real, stop);
+  return readLoadCache(cacheDir, real);
 }
 
 /** `SOURCE_DATE_EPOCH` (whole seconds) as an ISO timestamp; undefined when unset or empty. */

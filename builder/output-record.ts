@@ -63,11 +63,8 @@ function recordFile(cacheDir: string, out: string): string {
  */
 const bases = new WeakMap<OutputRecord, { checksum: string; delta: ReadonlyMap<string, string | null> }>();
 
-/**
- * The record of `out` when it still describes the folder there; undefined otherwise, or when
- * `stop`, asked every few thousand lines, gives the read up (the caller no longer needs it).
- */
-export function readOutputRecord(cacheDir: string, out: string, stop?: () => boolean): OutputRecord | undefined {
+/** The record of `out` when it still describes the folder there; undefined otherwise. */
+export function readOutputRecord(cacheDir: string, out: string): OutputRecord | undefined {
   const file = readCheckedFileWithDelta(recordFile(cacheDir, out));
   if (file === undefined) return undefined;
   const { header, body, delta } = file;
@@ -76,18 +73,16 @@ export function readOutputRecord(cacheDir: string, out: string, stop?: () => boo
   // A delta describes the output as its build left it; the base, the output of an earlier build.
   if (!fits(delta?.header ?? header)) return undefined;
   const record: OutputRecord = new Map();
-  if (!readRecordLines(body, record, undefined, stop)) return undefined;
+  if (!readRecordLines(body, record)) return undefined;
   const changes = new Map<string, string | null>();
   if (delta !== undefined && !readRecordLines(delta.body, record, changes)) return undefined;
   bases.set(record, { checksum: header.checksum as string, delta: changes });
   return record;
 }
 
-/** Read `<key> <path>` lines into `record` (with `changes`, a delta's: key `- -` removes a path); false when malformed or when `stop` says so. */
-function readRecordLines(body: string, record: OutputRecord, changes?: Map<string, string | null>, stop?: () => boolean): boolean {
-  let count = 0;
+/** Read `<key> <path>` lines into `record` (with `changes`, a delta's: key `- -` removes a path); false when malformed. */
+function readRecordLines(body: string, record: OutputRecord, changes?: Map<string, string | null>): boolean {
   for (const line of body.split('\n')) {
-    if (stop !== undefined && ++count % 16384 === 0 && stop()) return false;
     if (line === '') continue;
     const second = line.indexOf(' ', line.indexOf(' ') + 1);
     if (second === -1) return false;

@@ -227,16 +227,16 @@ export function upToDate(cacheDir: string, root: string, out: string, key: strin
 }
 
 /**
- * How many skill folders the build recorded for `root` built into `out` had (its report's
- * `folders`), undefined when there is no such record: then `upToDate` cannot answer either.
+ * Whether the build that wrote `out` from `root` left a record of a kept format (`upToDate` may
+ * answer); false when it left none (an unsettled build, another version, none yet): the build
+ * then reads everything anyway.
  */
-export function recordedFolders(cacheDir: string, root: string, out: string): number | undefined {
+export function hasRecord(cacheDir: string, root: string, out: string): boolean {
   try {
     const record = JSON.parse(readFileSync(recordFile(cacheDir, root, out), 'utf8')) as Partial<UpToDateRecord>;
-    const folders = record.format === FORMAT && record.version === VERSION ? record.report?.folders : undefined;
-    return typeof folders === 'number' ? folders : undefined;
+    return record.format === FORMAT && record.version === VERSION;
   } catch {
-    return undefined;
+    return false;
   }
 }
 

@@ -1,30 +1,22 @@
 /**
  * The work an incremental build hands to threads of their own: the no-change check's stamps
- * (builder/stamp-thread.ts), taken while the caches are read, with the thread's own answer to the
- * no-change check (which stops those reads), and the search token cache
+ * (builder/stamp-thread.ts), taken while the caches are read, and the search token cache
  * (builder/token-cache-thread.ts), read and checked while the tree is made. Each gives exactly
  * what the same call gives in the calling thread, including for a damaged token cache, which is
  * refused there as here; and the load's discovery from the stamps' listings finds the same skill
  * folders, links and problems as listing the folder again. Real folders, real threads.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs, readFileSync, readdirSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
+import { promises as fs, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../builder/build.ts';
-import { readLoadCache, writeLoadCache, type CachedSkill } from '../builder/build-cache.ts';
+import { afterEach, describe, expect, it } from 'vitest';
 import { loadContent } from '../builder/load-content.ts';
-import type { SkillRecord } from '../builder/model.ts';
-import { fileKey, readOutputRecord, writeOutputRecord } from '../builder/output-record.ts';
 import { formatProblem } from '../builder/problems.ts';
 import { readTokenCache, tokenizeCorpus, writeTokenCache } from '../builder/search-corpus.ts';
 import { stampInputsInThread } from '../builder/stamp-thread.ts';
 import { readTokenCacheInThread } from '../builder/token-cache-thread.ts';
 import { stampInputs } from '../builder/up-to-date.ts';
-import { MANIFEST_PATH } from '../src/paths.ts';
-import { createContentFolder, skillDir, skillJson, skillMd, tempDir, type ContentFolder, type FileSpec } from './helpers/fixture-content.ts';
-import { treeHashes } from './helpers/read-tree.ts';
+import { createContentFolder, skillJson, skillMd, tempDir, type ContentFolder, type FileSpec } from './helpers/fixture-content.ts';
 
 const folders: ContentFolder[] = [];
 const scratchDirs: string[] = [];
@@ -32,12 +24,6 @@ afterEach(async () => {
   await Promise.all(folders.splice(0).map((f) => f.remove()));
   await Promise.all(scratchDirs.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
 });
-
-/** Wait until every input of `root` is old enough for a build to trust its stamps; bounded. */
-async function settled(root: string): Promise<void> {
-  for (let i = 0; i < 100 && !stampInputs(root).settled; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  expect(stampInputs(root).settled).toBe(true);
-}
 
 async function scratch(): Promise<string> {
   const dir = await tempDir('side-threads-');
@@ -74,71 +60,12 @@ describe('the stamps taken in a thread', () => {
     const root = await oddContent();
     const cacheDir = await scratch();
     const here = stampInputs(root, cacheDir);
-    const there = await stampInputsInThread(root, cacheDir).stamping;
+    const there = await stampInputsInThread(root, cacheDir);
     const { started: _a, ...mine } = here;
     const { started: _b, ...theirs } = there;
     expect(theirs).toEqual(mine);
     expect(there.folders.size).toBe(12);
     expect(there.entries.split('\0')).toContain('lskills/linked-owner');
-  });
-
-  it('say, with the no-change check, whether the build that wrote the output recorded them', async () => {
-    const folder = await createContentFolder({ skills: 5 });
-    folders.push(folder);
-    const root = realpathSync(folder.dir);
-    const work = await scratch();
-    const out = join(work, 'public');
-    const cacheDir = join(work, 'cache');
-    await settled(root);
-    await runBuild({ contentDir: root, outDir: out, incremental: true, cacheDir, sourceDateEpoch: undefined });
-    const recordName = readdirSync(cacheDir).find((name) => name.startsWith('up-to-date-'));
-    expect(recordName).toBeDefined();
-    const { key } = JSON.parse(readFileSync(join(cacheDir, recordName!), 'utf8')) as { key: string };
-    const asked = async (check?: { out: string; key: string }): Promise<boolean> => {
-      const stamps = stampInputsInThread(root, cacheDir, check);
-      await stamps.stamping;
-      return stamps.nothingChanged();
-    };
-    expect(await asked({ out, key })).toBe(true);
-    expect(await asked({ out, key: 'another key' })).toBe(false);
-    expect(await asked({ out: join(work, 'elsewhere'), key })).toBe(false);
-    expect(await asked()).toBe(false);
-    await appendFile(join(root, skillDir(1), 'SKILL.md'), '\nOne more line.\n');
-    expect(await asked({ out, key })).toBe(false);
-  });
-});
-
-describe('an incremental build with its stamps taken in a thread, however few the skills', () => {
-  const before = process.env.SKILLS_API_STAMP_THREAD_MIN;
-  beforeAll(() => {
-    process.env.SKILLS_API_STAMP_THREAD_MIN = '0';
-  });
-  afterAll(() => {
-    if (before === undefined) delete process.env.SKILLS_API_STAMP_THREAD_MIN;
-    else process.env.SKILLS_API_STAMP_THREAD_MIN = before;
-  });
-
-  it('answers from its record when nothing changed, and otherwise builds what a clean build does', async () => {
-    const folder = await createContentFolder({ skills: 9 });
-    folders.push(folder);
-    const root = realpathSync(folder.dir);
-    const work = await scratch();
-    const out = join(work, 'public');
-    const cacheDir = join(work, 'cache');
-    const build = (): ReturnType<typeof runBuild> => runBuild({ contentDir: root, outDir: out, incremental: true, cacheDir, sourceDateEpoch: undefined });
-    await settled(root);
-    const first = await build();
-    const manifest = join(out, ...MANIFEST_PATH.split('/'));
-    const identity = statSync(manifest).ino;
-    const again = await build();
-    expect(again.reused).toBe(first.files);
-    expect(statSync(manifest).ino).toBe(identity);
-    await appendFile(join(root, skillDir(2), 'SKILL.md'), '\nOne more line.\n');
-    const changed = await build();
-    expect(changed.reused).toBeLessThan(changed.files);
-    const clean = join(work, 'clean');
-    await runBuild({ contentDir: root, outDir: clean, sourceDateEpoch: undefined });
-    expect(await treeHashes(out)).toEqual(await treeHashes(clean));
   });
 });
 
@@ -225,28 +152,3 @@ describe('the token cache read in a thread', () => {
     }
   });
 });
-
-describe('the reads a build with nothing to do gives up', () => {
-  it('the build cache and the output record, read whole without a stop, given up when it says so', async () => {
-    const dir = await scratch();
-    const skills = new Map<string, CachedSkill<SkillRecord>>();
-    for (let n = 0; n < 10_000; n++) skills.set(`skills/o/r${n}`, { hash: `h${n}`, problems: [] });
-    writeLoadCache(dir, { contentDir: '/content-of-the-stop-test', shared: 'shared', skills });
-    let asked = 0;
-    expect(readLoadCache(dir, '/content-of-the-stop-test')?.skills.size).toBe(10_000);
-    expect(readLoadCache(dir, '/content-of-the-stop-test', () => (asked += 1) > 1_000)?.skills.size).toBe(10_000);
-    expect(asked).toBeGreaterThan(0);
-    expect(readLoadCache(dir, '/content-of-the-stop-test', () => true)).toBeUndefined();
-
-    const out = join(dir, 'public');
-    await fs.mkdir(join(out, ...MANIFEST_PATH.split('/').slice(0, -1)), { recursive: true });
-    await fs.writeFile(join(out, ...MANIFEST_PATH.split('/')), '{}');
-    const record = new Map<string, string>();
-    for (let n = 0; n < 40_000; n++) record.set(`api/v1/file-${n}.json`, fileKey(String(n)));
-    writeOutputRecord(dir, out, record);
-    expect(readOutputRecord(dir, out)?.size).toBe(40_000);
-    expect(readOutputRecord(dir, out, () => false)?.size).toBe(40_000);
-    expect(readOutputRecord(dir, out, () => true)).toBeUndefined();
-  });
-});
-
