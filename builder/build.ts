@@ -125,6 +125,8 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   const stamped = pending?.stamping.then((stamp) => {
     check = { root: pending.root, key: pending.key, stamp, log: stamp.log };
   });
+  // Awaited below; a build that fails before then must not leave its failure unhandled.
+  stamped?.catch(() => undefined);
   if (pending?.threaded === false) {
     await stamped;
     const report = check === undefined ? undefined : upToDate(cacheDir, check.root, out, check.key, check.stamp);

@@ -11,14 +11,21 @@ import { stampInputs, type InputStamp } from './up-to-date.ts';
 /** What the stamp thread posts: the stamp, or why it has none. */
 export type StampMessage = { stamp: InputStamp } | { error: string };
 
-/** `stampInputs(root, cacheDir)` in a thread of its own; the same in this thread when the thread fails. */
+/**
+ * `stampInputs(root, cacheDir)` in a thread of its own; the same in this thread when the thread
+ * fails, rejecting with what `stampInputs` throws there.
+ */
 export function stampInputsInThread(root: string, cacheDir: string): Promise<InputStamp> {
-  return new Promise<InputStamp>((resolve) => {
+  return new Promise<InputStamp>((resolve, reject) => {
     let settled = false;
     const here = (): void => {
       if (settled) return;
       settled = true;
-      resolve(stampInputs(root, cacheDir));
+      try {
+        resolve(stampInputs(root, cacheDir));
+      } catch (error) {
+        reject(error as Error);
+      }
     };
     let worker;
     try {
