@@ -31,7 +31,9 @@ import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
 import { keepDetail, writeSkillFiles, type SkillFilesMemo } from './skill-output.ts';
 import { writeTree } from './write-tree.ts';
-import { buildCodeHash, buildKey, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
+import { stampInputsInThread } from './stamp-thread.ts';
+import { readTokenCacheInThread } from './token-cache-thread.ts';
+import { buildCodeHash, buildKey, hasRecord, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
 
 /** Options of `runBuild`. */
 export interface BuildOptions {
@@ -116,10 +118,18 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     throw new Error(`the build cache folder ${cacheDir} must be outside the output ${out}`);
   }
   // Nothing changed since the build that wrote this output (builder/up-to-date.ts): answer from its
-  // record, reading no skill and touching nothing.
-  const check = incremental ? upToDateCheck(options, out, cacheDir, builtAt) : undefined;
-  if (check !== undefined) {
-    const report = upToDate(cacheDir, check.root, out, check.key, check.stamp);
+  // record, reading no skill and touching nothing. When there is no record to answer from, the
+  // inputs are stamped in a thread of their own (builder/stamp-thread.ts) while the caches are read.
+  const pending = incremental ? upToDateCheck(options, out, cacheDir, builtAt) : undefined;
+  let check: { root: string; key: string; stamp: InputStamp; log: string } | undefined;
+  const stamped = pending?.stamping.then((stamp) => {
+    check = { root: pending.root, key: pending.key, stamp, log: stamp.log };
+  });
+  // Awaited below; a build that fails before then must not leave its failure unhandled.
+  stamped?.catch(() => undefined);
+  if (pending?.threaded === false) {
+    await stamped;
+    const report = check === undefined ? undefined : upToDate(cacheDir, check.root, out, check.key, check.stamp);
     if (report !== undefined) {
       progress('nothing changed since the last build');
       const manifest = JSON.parse(readFileSync(resolve(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Manifest;
@@ -132,15 +142,16 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   // build left: then only changed files are written and committed in place (shared/commit-journal.ts).
   const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
   // Kept skills' files are only those a build of the same options and build code made.
-  const skillFilesRecord = outputRecord === undefined || check === undefined ? undefined : readSkillFilesRecord(cacheDir, out, check.key);
+  const skillFilesRecord = outputRecord === undefined || pending === undefined ? undefined : readSkillFilesRecord(cacheDir, out, pending.key);
   // List pages made of the same summaries are kept (builder/page-memo.ts); every page's input is remembered.
-  const pageMemo = outputRecord === undefined || check === undefined ? undefined : readPageMemo(cacheDir, out, check.key);
+  const pageMemo = outputRecord === undefined || pending === undefined ? undefined : readPageMemo(cacheDir, out, pending.key);
+  await stamped;
   const pageInputs = incremental && check !== undefined ? new Map<string, string>() : undefined;
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, {
     previous,
     quality: options.quality,
     // The stamps the no-change check took, so each folder is stamped once.
-    ...(incremental ? { stamps: { started: check?.stamp.started ?? Date.now(), ...(check === undefined ? {} : { taken: check.stamp.folders }) } } : {}),
+    ...(incremental ? { stamps: { started: check?.stamp.started ?? Date.now(), ...(check === undefined ? {} : { taken: check.stamp.folders, entries: check.stamp.entries }) } } : {}),
   });
   // A damaged change log is never skippable: it is the history mirrors follow (builder/changes.ts).
   const { log, problems: logProblems } = readChangeLog(options.contentDir);
@@ -156,6 +167,11 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   const skillFiles: SkillFilesMemo | undefined = incremental && cache !== undefined
     ? { previous: skillFilesRecord ?? new Map(), hashOf: (dir) => cache.skills.get(dir)?.hash, next: new Map(), kept: new Set(), keptDetails: new Set() }
     : undefined;
+
+  // The search token cache is read and checked in a thread of its own while the skill files and
+  // the tree are made (builder/token-cache-thread.ts).
+  const tokenCacheFile = outputCacheFile(cacheDir, out, 'search-tokens', '.bin');
+  const tokenCache = incremental ? readTokenCacheInThread(tokenCacheFile, buildCodeHash()) : undefined;
 
   const { result: manifest, stats } = await writeAtomically(options.outDir, MANIFEST_PATH, async (writer) => {
     const emit: typeof writer.emit = (path, data) => {
@@ -181,7 +197,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
       }
       return writer.keep!(files);
     };
-    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: outputCacheFile(cacheDir, out, 'search-tokens', '.bin'), code: buildCodeHash(), keep: keepSearch } : undefined);
+    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: tokenCacheFile, code: buildCodeHash(), keep: keepSearch, ...(tokenCache === undefined ? {} : { large: tokenCache }) } : undefined);
     const changeCount = await emitChangePages(changes, emit);
     progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
     if (options.site !== false) {
@@ -254,11 +270,13 @@ function fromCacheTotal(cache: { skills: ReadonlyMap<string, unknown> } | undefi
 }
 
 /**
- * What the no-change check of an incremental build needs, taken before anything is read: the
- * content folder's real path, the key of the options and build code, and the inputs' stamps.
+ * What the no-change check of an incremental build needs: the content folder's real path, the key
+ * of the options and build code, and the inputs' stamps, taken here before anything is read, or,
+ * when no record can answer (`threaded`), started here in a thread of their own
+ * (builder/stamp-thread.ts).
  * Undefined when the content folder cannot be resolved (the build then reports it).
  */
-function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, builtAt: string | undefined): { root: string; key: string; stamp: InputStamp; log: string } | undefined {
+function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, builtAt: string | undefined): { root: string; key: string; stamping: Promise<InputStamp>; threaded: boolean } | undefined {
   let root: string;
   try {
     root = realpathSync.native(options.contentDir);
@@ -274,8 +292,11 @@ function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, bui
     quality: options.quality !== false,
     builtAt: builtAt ?? null,
   });
-  const stamp = stampInputs(root, cacheDir);
-  return { root, key, stamp, log: stamp.log };
+  // Only when the build cannot be answered from a record (none kept): the caches are then read
+  // for sure. With a record, reading them beside the stamps slows the answer when nothing changed
+  // (a second core is not always free), so the stamps come first, here, as the only work.
+  const threaded = !hasRecord(cacheDir, root, out);
+  return { root, key, threaded, stamping: threaded ? stampInputsInThread(root, cacheDir) : Promise.resolve(stampInputs(root, cacheDir)) };
 }
 
 /** The stored build cache of content folder `contentDir`, if any (a missing folder has none). */

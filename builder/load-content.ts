@@ -79,9 +79,11 @@ export interface LoadOptions {
    * results (`--incremental`): a folder whose stamp is the one `previous` kept re-uses its result
    * without reading its files (the record's SKILL.md text is read if asked for). `started`: when the build started (stamps of folders changed
    * shortly before are not kept); `taken`: stamps already taken since then, by folder
-   * (`skills/<owner>/<repo>`), used instead of stamping again.
+   * (`skills/<owner>/<repo>`), used instead of stamping again; `entries`: what the listings of
+   * `skills/` and its owner folders held when they were stamped (builder/up-to-date.ts
+   * `InputStamp.entries`), used instead of listing them again.
    */
-  stamps?: { started: number; taken?: ReadonlyMap<string, FolderStamp> } | undefined;
+  stamps?: { started: number; taken?: ReadonlyMap<string, FolderStamp>; entries?: string } | undefined;
 }
 
 /** The files of a skill folder that are read, in the order their problems are reported. */
@@ -125,7 +127,7 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
     .digest('hex');
   const previous = options.previous?.contentDir === realRoot && options.previous.shared === shared ? options.previous.skills : undefined;
 
-  const found = await discover(realRoot, problems);
+  const found = await discover(realRoot, problems, options.stamps?.entries);
   const collisions = collisionProblems(found.candidates);
   const context: SkillContext = {
     root: realRoot,
@@ -315,20 +317,23 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * Every `skills/<owner>/<repo>` folder, sorted. Links at either level are problems (and their
  * path is skipped); plain files beside the folders (a README, `.DS_Store`) are ignored.
  */
-async function discover(root: string, problems: Problem[]): Promise<{ candidates: Candidate[]; skipped: string[] }> {
+async function discover(root: string, problems: Problem[], listed?: string): Promise<{ candidates: Candidate[]; skipped: string[] }> {
   const skillsStats = await lstatOrUndefined(join(root, 'skills'));
   if (skillsStats === undefined || skillsStats.isSymbolicLink() || !skillsStats.isDirectory()) {
     const why = skillsStats === undefined ? 'missing: expected skills/<owner>/<repo>/ folders' : 'must be a folder, not a link or file';
     problems.push(problem('skills', why));
     return { candidates: [], skipped: [] };
   }
-  const entries = await fg(['skills/*', 'skills/*/*'], {
-    cwd: root,
-    dot: true,
-    onlyFiles: false,
-    followSymbolicLinks: false,
-    objectMode: true,
-  });
+  // The listings the no-change check stamped, when given: the same entries, listed once.
+  const entries = listed !== undefined
+    ? (listed === '' ? [] : listed.split('\0')).map((entry) => ({ path: entry.slice(1), link: entry[0] === 'l', folder: entry[0] === 'd' }))
+    : (await fg(['skills/*', 'skills/*/*'], {
+        cwd: root,
+        dot: true,
+        onlyFiles: false,
+        followSymbolicLinks: false,
+        objectMode: true,
+      })).map((entry) => ({ path: entry.path, link: entry.dirent.isSymbolicLink(), folder: entry.dirent.isDirectory() }));
   entries.sort((a, b) => compareCodeUnits(a.path, b.path));
   const owners = new Set<string>();
   const candidates: Candidate[] = [];
@@ -337,10 +342,10 @@ async function discover(root: string, problems: Problem[]): Promise<{ candidates
     const parts = entry.path.split('/');
     const isOwner = parts.length === 2;
     if (!isOwner && !owners.has(parts[1]!)) continue; // inside a linked owner (never listed) or a file
-    if (entry.dirent.isSymbolicLink()) {
+    if (entry.link) {
       problems.push(problem(entry.path, 'is a symbolic link, not followed'));
       skipped.push(entry.path);
-    } else if (entry.dirent.isDirectory()) {
+    } else if (entry.folder) {
       if (isOwner) owners.add(parts[1]!);
       else candidates.push({ owner: parts[1]!, repo: parts[2]!, dir: entry.path });
     }

@@ -191,6 +191,24 @@ export interface TokenCache {
  * are 32-bit little-endian (the format is only read on the machine that wrote it).
  */
 export function readTokenCache(file: string, code: string): TokenCache | undefined {
+  const bytes = readTokenCacheBytes(file, code);
+  return bytes === undefined ? undefined : tokenCacheOf(bytes);
+}
+
+/** The body of a token cache file that passed every check of `readTokenCache`, with its counts. */
+export interface TokenCacheBytes {
+  docs: number;
+  tokens: number;
+  /** The body, in a buffer of its own (it can be moved to another thread). */
+  body: Uint8Array;
+}
+
+/**
+ * The body of the token cache in `file` when it is whole, of build code `code`, and every token
+ * of every document names a term; undefined otherwise. The checks of `readTokenCache`, without
+ * building its map (builder/token-cache-thread.ts makes them in another thread).
+ */
+export function readTokenCacheBytes(file: string, code: string): TokenCacheBytes | undefined {
   const read = readAligned(file);
   if (read === undefined) return undefined;
   try {
@@ -199,25 +217,39 @@ export function readTokenCache(file: string, code: string): TokenCache | undefin
     if (header.format !== FORMAT || header.version !== VERSION || header.code !== code || !Number.isSafeInteger(docs) || !Number.isSafeInteger(tokens)) return undefined;
     if (header.checksum !== createHash('sha256').update(body).digest('hex')) return undefined;
     const count = docs as number;
-    const keysEnd = count * KEY_BYTES;
-    const metaStart = align(keysEnd);
+    const metaStart = align(count * KEY_BYTES);
     const meta = new Int32Array(body.buffer, metaStart, count * 4);
     const tokensStart = metaStart + count * 16;
     const all = new Int32Array(body.buffer, tokensStart, tokens as number);
-    const terms = Buffer.from(body.buffer, tokensStart + (tokens as number) * 4).toString('utf8').split('\n');
-    const found = new Map<string, { description: number; content: number; tokens: Int32Array }>();
-    const keys = Buffer.from(body.buffer, 0, keysEnd).toString('latin1');
+    let terms = 1;
+    for (let at = tokensStart + (tokens as number) * 4; at < body.length; at++) if (body[at] === 0x0a) terms += 1;
     for (let d = 0; d < count; d++) {
-      const [description, content, at, length] = [meta[d * 4]!, meta[d * 4 + 1]!, meta[d * 4 + 2]!, meta[d * 4 + 3]!];
+      const at = meta[d * 4 + 2]!;
+      const length = meta[d * 4 + 3]!;
       if (at < 0 || length < 0 || at + length > all.length) return undefined;
-      const own = all.subarray(at, at + length);
-      for (let i = 0; i < own.length; i++) if (own[i]! < 0 || own[i]! >= terms.length) return undefined;
-      found.set(keys.slice(d * KEY_BYTES, (d + 1) * KEY_BYTES), { description, content, tokens: own });
+      for (let i = at; i < at + length; i++) if (all[i]! < 0 || all[i]! >= terms) return undefined;
     }
-    return { terms, docs: found };
+    return { docs: count, tokens: tokens as number, body };
   } catch {
     return undefined;
   }
+}
+
+/** The token cache of a body `readTokenCacheBytes` checked. */
+export function tokenCacheOf({ docs: count, tokens, body }: TokenCacheBytes): TokenCache {
+  const keysEnd = count * KEY_BYTES;
+  const metaStart = align(keysEnd);
+  const meta = new Int32Array(body.buffer, metaStart, count * 4);
+  const tokensStart = metaStart + count * 16;
+  const all = new Int32Array(body.buffer, tokensStart, tokens);
+  const terms = Buffer.from(body.buffer, tokensStart + tokens * 4).toString('utf8').split('\n');
+  const found = new Map<string, { description: number; content: number; tokens: Int32Array }>();
+  const keys = Buffer.from(body.buffer, 0, keysEnd).toString('latin1');
+  for (let d = 0; d < count; d++) {
+    const at = meta[d * 4 + 2]!;
+    found.set(keys.slice(d * KEY_BYTES, (d + 1) * KEY_BYTES), { description: meta[d * 4]!, content: meta[d * 4 + 1]!, tokens: all.subarray(at, at + meta[d * 4 + 3]!) });
+  }
+  return { terms, docs: found };
 }
 
 /**

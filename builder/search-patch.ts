@@ -354,6 +354,8 @@ export interface IncrementalIndex {
   code: string;
   /** Keep these files of the live output (an in-place build); without it the index is made whole. */
   keep?: (paths: string[]) => boolean;
+  /** The large token cache, already being read (builder/token-cache-thread.ts); read here when not given. */
+  large?: Promise<TokenCache | undefined>;
 }
 
 /**
@@ -373,7 +375,7 @@ export async function incrementalTerms(
   const { file, code, keep } = index;
   const deltaFile = `${file}.delta`;
   const memoFile = `${file}.memo`;
-  const large = readTokenCache(file, code);
+  const large = index.large === undefined ? readTokenCache(file, code) : await index.large;
   const cache = mergeTokenCaches(large, readTokenCache(deltaFile, code));
   const keys = docs.map(documentKey);
   const memo = keep === undefined || cache === undefined ? undefined : readSearchMemo(memoFile, code, opt);

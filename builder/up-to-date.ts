@@ -59,6 +59,13 @@ export interface InputStamp {
   started: number;
   /** Each skill folder's stamp (`skills/<owner>/<repo>`), for the load to re-use. */
   folders: Map<string, FolderStamp>;
+  /**
+   * What the listings of `skills/` and of each owner folder in it (not a link) held, for the
+   * load's discovery to re-use: each entry as its type (`d` folder, `l` link, `f` anything else)
+   * and its path (`skills/<owner>` or `skills/<owner>/<name>`), entries joined by NUL (no file
+   * name holds one). Empty when `skills/` could not be listed.
+   */
+  entries: string;
 }
 
 interface UpToDateRecord {
@@ -83,13 +90,13 @@ function stampOf(path: string, newest: { ms: number }): string {
 }
 
 /** Names in folder `path` with their types, sorted; `-` when it cannot be listed. */
-function listing(path: string): { text: string; folders: string[] } {
+function listing(path: string): { text: string; folders: string[]; entries: (readonly [name: string, type: 'l' | 'd' | 'f'])[] } {
   try {
     const entries = readdirSync(path, { withFileTypes: true }).map((e) => [e.name, e.isSymbolicLink() ? 'l' : e.isDirectory() ? 'd' : 'f'] as const);
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return { text: entries.map(([name, type]) => `${name}/${type}`).join('\0'), folders: entries.filter(([, t]) => t === 'd').map(([name]) => name) };
+    return { text: entries.map(([name, type]) => `${name}/${type}`).join('\0'), folders: entries.filter(([, t]) => t === 'd').map(([name]) => name), entries };
   } catch {
-    return { text: '-', folders: [] };
+    return { text: '-', folders: [], entries: [] };
   }
 }
 
@@ -111,10 +118,12 @@ export function stampInputs(root: string, cacheDir?: string): InputStamp {
   hash.update(`skills ${skillsStats === undefined ? '-' : skillsStats.isSymbolicLink() ? 'link' : skillsStats.isDirectory() ? 'folder' : 'file'}\0`);
   const owners = listing(skills);
   const folders = new Map<string, FolderStamp>();
+  const entries = owners.entries.map(([name, type]) => `${type}skills/${name}`);
   hash.update(`${owners.text}\0`);
   for (const owner of owners.folders) {
     const ownerDir = join(skills, owner);
     const repos = listing(ownerDir);
+    for (const [name, type] of repos.entries) entries.push(`${type}skills/${owner}/${name}`);
     hash.update(`${owner}\0${repos.text}\0`);
     for (const repo of repos.folders) {
       // Every file of the folder, not only those the load parses: a skill's whole folder is published.
@@ -129,7 +138,7 @@ export function stampInputs(root: string, cacheDir?: string): InputStamp {
   }
   const logNewest = { ms: 0 };
   const log = stampOf(join(root, CHANGE_LOG_FILE), logNewest);
-  return { inputs: hash.digest('hex'), log, settled: newest.ms < started - SETTLE_MS && logNewest.ms < started - SETTLE_MS, started, folders };
+  return { inputs: hash.digest('hex'), log, settled: newest.ms < started - SETTLE_MS && logNewest.ms < started - SETTLE_MS, started, folders, entries: entries.join('\0') };
 }
 
 const LISTINGS_FORMAT = 'skills-api-listings';
@@ -215,6 +224,20 @@ export function upToDate(cacheDir: string, root: string, out: string, key: strin
   if (output === undefined || record.output !== output) return undefined;
   if (record.cache !== cacheStamp(cacheDir, root)) return undefined;
   return record.report;
+}
+
+/**
+ * Whether the build that wrote `out` from `root` left a record of a kept format (`upToDate` may
+ * answer); false when it left none (an unsettled build, another version, none yet): the build
+ * then reads everything anyway.
+ */
+export function hasRecord(cacheDir: string, root: string, out: string): boolean {
+  try {
+    const record = JSON.parse(readFileSync(recordFile(cacheDir, root, out), 'utf8')) as Partial<UpToDateRecord>;
+    return record.format === FORMAT && record.version === VERSION;
+  } catch {
+    return false;
+  }
 }
 
 /**

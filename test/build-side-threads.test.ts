@@ -1,0 +1,154 @@
+/**
+ * The work an incremental build hands to threads of their own: the no-change check's stamps
+ * (builder/stamp-thread.ts), taken while the caches are read, and the search token cache
+ * (builder/token-cache-thread.ts), read and checked while the tree is made. Each gives exactly
+ * what the same call gives in the calling thread, including for a damaged token cache, which is
+ * refused there as here; and the load's discovery from the stamps' listings finds the same skill
+ * folders, links and problems as listing the folder again. Real folders, real threads.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadContent } from '../builder/load-content.ts';
+import { formatProblem } from '../builder/problems.ts';
+import { readTokenCache, tokenizeCorpus, writeTokenCache } from '../builder/search-corpus.ts';
+import { stampInputsInThread } from '../builder/stamp-thread.ts';
+import { readTokenCacheInThread } from '../builder/token-cache-thread.ts';
+import { stampInputs } from '../builder/up-to-date.ts';
+import { createContentFolder, skillJson, skillMd, tempDir, type ContentFolder, type FileSpec } from './helpers/fixture-content.ts';
+
+const folders: ContentFolder[] = [];
+const scratchDirs: string[] = [];
+afterEach(async () => {
+  await Promise.all(folders.splice(0).map((f) => f.remove()));
+  await Promise.all(scratchDirs.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
+});
+
+async function scratch(): Promise<string> {
+  const dir = await tempDir('side-threads-');
+  scratchDirs.push(dir);
+  return dir;
+}
+
+/** A content folder of 7 valid skills plus links, files and dot folders where skill folders are expected. */
+async function oddContent(): Promise<string> {
+  const outside = await scratch();
+  await fs.mkdir(join(outside, 'skill'));
+  await fs.writeFile(join(outside, 'skill', 'SKILL.md'), skillMd({ name: 'Elsewhere', description: 'Outside.' }));
+  const skill = (dir: string): Record<string, FileSpec> => ({ [`${dir}/SKILL.md`]: skillMd({ name: 'Tool', description: 'Does it.' }), [`${dir}/skill.json`]: skillJson(1) });
+  const folder = await createContentFolder({
+    skills: 7,
+    files: {
+      'skills/a/linked': { symlink: join(outside, 'skill') },
+      'skills/linked-owner': { symlink: outside },
+      'skills/a/README.md': 'not a skill folder',
+      'skills/NOTES.md': 'not an owner folder',
+      ...skill('skills/.hidden/tool'),
+      ...skill('skills/a/.dot-tool'),
+      ...skill('skills/a/tool'),
+      ...skill('skills/a-b/tool'),
+      ...skill('skills/a/b-c'),
+    },
+  });
+  folders.push(folder);
+  return realpathSync(folder.dir);
+}
+
+describe('the stamps taken in a thread', () => {
+  it('are the stamps taken in the calling thread', async () => {
+    const root = await oddContent();
+    const cacheDir = await scratch();
+    const here = stampInputs(root, cacheDir);
+    const there = await stampInputsInThread(root, cacheDir);
+    const { started: _a, ...mine } = here;
+    const { started: _b, ...theirs } = there;
+    expect(theirs).toEqual(mine);
+    expect(there.folders.size).toBe(12);
+    expect(there.entries.split('\0')).toContain('lskills/linked-owner');
+  });
+});
+
+describe("discovery from the stamps' listings", () => {
+  it('finds the same skill folders, links and problems as listing the folder again', async () => {
+    const root = await oddContent();
+    const listed = await loadContent(root, { quality: false });
+    const stamp = stampInputs(root);
+    const fromStamps = await loadContent(root, { quality: false, stamps: { started: Date.now(), entries: stamp.entries } });
+    expect(fromStamps.problems.map(formatProblem)).toEqual(listed.problems.map(formatProblem));
+    expect(fromStamps.problems.map(formatProblem).slice(0, 2)).toEqual(['skills/a/linked: is a symbolic link, not followed', 'skills/linked-owner: is a symbolic link, not followed']);
+    expect(fromStamps.skipped).toEqual(listed.skipped);
+    expect(fromStamps.skipped).toEqual(expect.arrayContaining(['skills/.hidden/tool', 'skills/a/linked', 'skills/linked-owner']));
+    expect(fromStamps.content.skills.map((s) => s.dir)).toEqual(listed.content.skills.map((s) => s.dir));
+    expect(fromStamps.content.skills.map((s) => s.dir)).toEqual(expect.arrayContaining(['skills/a/tool', 'skills/a-b/tool', 'skills/a/b-c']));
+    expect(fromStamps.fingerprint).toBe(listed.fingerprint);
+  });
+
+  it('finds nothing, and says why, when skills/ is missing', async () => {
+    const folder = await createContentFolder({ skills: 0, files: { skills: null } });
+    folders.push(folder);
+    const root = realpathSync(folder.dir);
+    const result = await loadContent(root, { quality: false, stamps: { started: Date.now(), entries: stampInputs(root).entries } });
+    expect(result.problems.map(formatProblem)).toEqual(['skills: missing: expected skills/<owner>/<repo>/ folders']);
+  });
+});
+
+describe('the token cache read in a thread', () => {
+  /** A token cache of the 7 fixture skills in a fresh folder, and its build code. */
+  async function tokenCache(): Promise<{ file: string; code: string }> {
+    const folder = await createContentFolder({ skills: 7 });
+    folders.push(folder);
+    const docs = (await loadContent(folder.dir, { quality: false })).content.skills;
+    const file = join(await scratch(), 'search-tokens.bin');
+    writeTokenCache(file, 'code-1', docs, tokenizeCorpus(docs));
+    return { file, code: 'code-1' };
+  }
+
+  it('is the token cache read in the calling thread', async () => {
+    const { file, code } = await tokenCache();
+    const here = readTokenCache(file, code);
+    expect(here?.docs.size).toBe(7);
+    const there = await readTokenCacheInThread(file, code);
+    expect(there).toEqual(here);
+  });
+
+  it('is refused there as here when missing, of other build code, cut short or damaged', async () => {
+    const { file, code } = await tokenCache();
+    const bytes = readFileSync(file);
+    const headerEnd = bytes.indexOf(0x0a);
+    const header = JSON.parse(bytes.toString('utf8', 0, headerEnd)) as { docs: number };
+    const body = Buffer.from(bytes.subarray(headerEnd + 1));
+    /** The file with `body`, its checksum made to match (so only the check of the tokens can refuse it). */
+    const resealed = (changed: Buffer): Buffer => {
+      const head = { ...header, checksum: createHash('sha256').update(changed).digest('hex') };
+      return Buffer.concat([Buffer.from(`${JSON.stringify(head)}\n`), changed]);
+    };
+    // A token past the last term: the first token of the first document.
+    const badToken = Buffer.from(body);
+    const tokensStart = ((header.docs * 16 + 3) & ~3) + header.docs * 16;
+    badToken.writeInt32LE(0x7fffffff, tokensStart);
+    // A document whose tokens run past the end.
+    const badRange = Buffer.from(body);
+    badRange.writeInt32LE(0x7fffffff, ((header.docs * 16 + 3) & ~3) + 12);
+    const flipped = Buffer.from(bytes);
+    flipped.writeUInt8(flipped.readUInt8(flipped.length - 2) ^ 1, flipped.length - 2);
+    const cases: Array<[string, Buffer | null, string]> = [
+      ['missing', null, code],
+      ['other build code', bytes, 'code-2'],
+      ['cut short', bytes.subarray(0, bytes.length - 5), code],
+      ['a byte changed', flipped, code],
+      ['a token naming no term', resealed(badToken), code],
+      ['tokens past the end', resealed(badRange), code],
+      ['the same bytes resealed', resealed(body), code],
+    ];
+    for (const [name, content, as] of cases) {
+      const path = join(await scratch(), 'search-tokens.bin');
+      if (content !== null) writeFileSync(path, content);
+      const here = readTokenCache(path, as);
+      const there = await readTokenCacheInThread(path, as);
+      expect(there, name).toEqual(here);
+      if (name === 'the same bytes resealed') expect(here?.docs.size, name).toBe(7);
+      else expect(here, name).toBeUndefined();
+    }
+  });
+});
