@@ -23,8 +23,8 @@ import { ATOM_FEED_PATH, JSON_FEED_PATH, atomFeed, jsonFeed } from './feeds.ts';
 import { loadContent } from './load-content.ts';
 import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { Problem, SkillRecord } from './model.ts';
-import { recoverOutput, writeAtomically } from './output.ts';
-import { outputCacheFile, readOutputRecord, readSkillFilesRecord, writeOutputRecord, writeSkillFilesRecord } from './output-record.ts';
+import { recoverOutput, writeAtomically, type OutputWriter } from './output.ts';
+import { outputCacheFile, readOutputRecord, readSkillFilesRecord, writeOutputRecord, writeSkillFilesRecord, type OutputRecord } from './output-record.ts';
 import { pageKeeper, readPageMemo, writePageMemo } from './page-memo.ts';
 import { formatProblem } from './problems.ts';
 import { buildSearchIndex } from './search-index.ts';
@@ -132,9 +132,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     const report = check === undefined ? undefined : upToDate(cacheDir, check.root, out, check.key, check.stamp);
     if (report !== undefined) {
       progress('nothing changed since the last build');
-      const manifest = JSON.parse(readFileSync(resolve(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Manifest;
-      const { folders, ...rest } = report;
-      return { ...rest, reused: report.files, fromCache: folders, manifest, ms: Math.round(performance.now() - started) };
+      return upToDateReport(report, out, started);
     }
   }
   const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
@@ -187,16 +185,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     const keptDetail = skillFiles === undefined || shared === undefined ? undefined : (skill: SkillRecord) => keepDetail(skillFiles, writer, skill, shared);
     const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail, pageInputs === undefined ? undefined : pageKeeper(pageMemo, pageInputs, writer.keep));
     progress('building the search index');
-    // Search files the live output keeps (an in-place build): their names are hashes of their bytes.
-    const keepSearch = outputRecord === undefined || writer.keep === undefined ? undefined : (paths: string[]): boolean => {
-      const files: Array<[string, string]> = [];
-      for (const path of paths) {
-        const key = outputRecord.get(path);
-        if (key === undefined) return false;
-        files.push([path, key]);
-      }
-      return writer.keep!(files);
-    };
+    const keepSearch = searchKeeper(outputRecord, writer);
     let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: tokenCacheFile, code: buildCodeHash(), keep: keepSearch, ...(tokenCache === undefined ? {} : { large: tokenCache }) } : undefined);
     const changeCount = await emitChangePages(changes, emit);
     progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
@@ -239,13 +228,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     if (skillFiles !== undefined && check !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record, check.key, skillFilesRecord, (dir) => skillFiles.kept.has(dir) && skillFiles.keptDetails?.has(dir) === true);
     if (pageInputs !== undefined && check !== undefined) writePageMemo(cacheDir, out, pageInputs, stats.record, check.key);
   }
-  if (incremental && cache !== undefined) {
-    try {
-      writeLoadCache(cacheDir, cache);
-    } catch {
-      // The output is in place; without a cache the next build only loads everything again.
-    }
-  }
+  if (incremental && cache !== undefined) saveLoadCache(cacheDir, cache);
   if (check !== undefined) {
     rememberBuild(cacheDir, check.root, out, check.key, check.stamp, check.log, {
       skills: content.skills.length, skipped, problems, files: stats.files, bytes: stats.bytes, folders: fromCacheTotal(cache),
@@ -262,6 +245,37 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
     manifest,
     ms: Math.round(performance.now() - started),
   };
+}
+
+/** Search files the live output keeps (an in-place build): their names are hashes of their bytes. */
+function searchKeeper(outputRecord: OutputRecord | undefined, writer: OutputWriter): ((paths: string[]) => boolean) | undefined {
+  const keep = writer.keep;
+  if (outputRecord === undefined || keep === undefined) return undefined;
+  return (paths) => {
+    const files: Array<[string, string]> = [];
+    for (const path of paths) {
+      const key = outputRecord.get(path);
+      if (key === undefined) return false;
+      files.push([path, key]);
+    }
+    return keep.call(writer, files);
+  };
+}
+
+/** The report of a build that found nothing changed (`upToDate`): the live output's manifest, untouched. */
+function upToDateReport(report: NonNullable<ReturnType<typeof upToDate>>, out: string, started: number): BuildReport {
+  const manifest = JSON.parse(readFileSync(resolve(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Manifest;
+  const { folders, ...rest } = report;
+  return { ...rest, reused: report.files, fromCache: folders, manifest, ms: Math.round(performance.now() - started) };
+}
+
+/** Write the load cache after the swap; a failure only costs the next build a full load. */
+function saveLoadCache(cacheDir: string, cache: Parameters<typeof writeLoadCache>[1]): void {
+  try {
+    writeLoadCache(cacheDir, cache);
+  } catch {
+    // The output is in place; without a cache the next build only loads everything again.
+  }
 }
 
 /** Skill folders a later build can re-use: every folder this load has a result of. */
