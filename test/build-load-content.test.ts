@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadContent, type LoadResult } from '../builder/load-content.ts';
 import { formatProblem } from '../builder/problems.ts';
 import {
@@ -16,24 +16,12 @@ import {
   skillJson,
   skillMd,
   statsJson,
-  tempDir,
   type ContentFolder,
   type FileSpec,
 } from './helpers/fixture-content.ts';
+import { cleanedAfterEach } from './helpers/scratch.ts';
 
-const folders: ContentFolder[] = [];
-const scratchDirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(folders.splice(0).map((f) => f.remove()));
-  await Promise.all(scratchDirs.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
-});
-
-/** A temporary folder removed after the test. */
-async function scratch(): Promise<string> {
-  const dir = await tempDir('load-content-');
-  scratchDirs.push(dir);
-  return dir;
-}
+const { folders, scratch } = cleanedAfterEach('load-content-');
 
 /** A content folder with `skills` valid skills plus `files`, loaded. */
 async function load(files: Record<string, FileSpec> = {}, skills = 3, prepare?: (dir: string) => Promise<unknown>): Promise<LoadResult & { folder: ContentFolder }> {

@@ -9,27 +9,17 @@
 import { createHash } from 'node:crypto';
 import { promises as fs, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadContent } from '../builder/load-content.ts';
 import { formatProblem } from '../builder/problems.ts';
 import { readTokenCache, tokenizeCorpus, writeTokenCache } from '../builder/search-corpus.ts';
 import { stampInputsInThread } from '../builder/stamp-thread.ts';
 import { readTokenCacheInThread } from '../builder/token-cache-thread.ts';
 import { stampInputs } from '../builder/up-to-date.ts';
-import { createContentFolder, skillJson, skillMd, tempDir, type ContentFolder, type FileSpec } from './helpers/fixture-content.ts';
+import { createContentFolder, skillJson, skillMd, type FileSpec } from './helpers/fixture-content.ts';
+import { cleanedAfterEach } from './helpers/scratch.ts';
 
-const folders: ContentFolder[] = [];
-const scratchDirs: string[] = [];
-afterEach(async () => {
-  await Promise.all(folders.splice(0).map((f) => f.remove()));
-  await Promise.all(scratchDirs.splice(0).map((d) => fs.rm(d, { recursive: true, force: true })));
-});
-
-async function scratch(): Promise<string> {
-  const dir = await tempDir('side-threads-');
-  scratchDirs.push(dir);
-  return dir;
-}
+const { folders, scratch } = cleanedAfterEach('side-threads-');
 
 /** A content folder of 7 valid skills plus links, files and dot folders where skill folders are expected. */
 async function oddContent(): Promise<string> {
