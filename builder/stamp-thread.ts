@@ -5,7 +5,7 @@
  * busy for seconds, while reading and parsing the caches keeps the build's. The stamps are the
  * same either way; a thread that cannot be started or fails stamps in the calling thread instead.
  */
-import { startWorker } from './threads.ts';
+import { inThreadOrHere } from './threads.ts';
 import { stampInputs, type InputStamp } from './up-to-date.ts';
 
 /** What the stamp thread posts: the stamp, or why it has none. */
@@ -16,32 +16,11 @@ export type StampMessage = { stamp: InputStamp } | { error: string };
  * fails, rejecting with what `stampInputs` throws there.
  */
 export function stampInputsInThread(root: string, cacheDir: string): Promise<InputStamp> {
-  return new Promise<InputStamp>((resolve, reject) => {
-    let settled = false;
-    const here = (): void => {
-      if (settled) return;
-      settled = true;
-      try {
-        resolve(stampInputs(root, cacheDir));
-      } catch (error) {
-        reject(error as Error);
-      }
-    };
-    let worker;
-    try {
-      worker = startWorker(import.meta.url, 'stamp-worker', { workerData: { root, cacheDir } });
-    } catch {
-      here();
-      return;
-    }
-    worker.once('message', (message: StampMessage) => {
-      if (settled) return;
-      if ('stamp' in message) {
-        settled = true;
-        resolve(message.stamp);
-      } else here();
-    });
-    worker.once('error', here);
-    worker.once('exit', here);
-  });
+  return inThreadOrHere<StampMessage, InputStamp>(
+    import.meta.url,
+    'stamp-worker',
+    { root, cacheDir },
+    (message) => ('stamp' in message ? { value: message.stamp } : undefined),
+    () => stampInputs(root, cacheDir),
+  );
 }

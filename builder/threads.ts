@@ -25,3 +25,38 @@ export function startWorker(base: string, name: string, options: WorkerOptions =
   const api = pathToFileURL(createRequire(base).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   return new Worker(new URL('./ts-thread.mjs', import.meta.url), { ...options, argv: [...(options.argv ?? []), api, url.href] });
 }
+
+/**
+ * The answer of the worker module `name` next to `base` (started with `workerData`), read from its
+ * first message by `take`; or `here()` in the calling thread when the thread cannot start, fails,
+ * exits without a word, or `take` finds no answer in its message (undefined). A `here` that throws
+ * rejects the promise. For work that gives the same result in either thread, moved off the
+ * caller's so that it runs beside the caller's own work.
+ */
+export function inThreadOrHere<M, T>(base: string, name: string, workerData: unknown, take: (message: M) => { value: T } | undefined, here: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const settle = (answer: () => T): void => {
+      if (settled) return;
+      settled = true;
+      try {
+        resolve(answer());
+      } catch (error) {
+        reject(error as Error);
+      }
+    };
+    let worker: Worker;
+    try {
+      worker = startWorker(base, name, { workerData });
+    } catch {
+      settle(here);
+      return;
+    }
+    worker.once('message', (message: M) => {
+      const taken = take(message);
+      settle(taken === undefined ? here : () => taken.value);
+    });
+    worker.once('error', () => settle(here));
+    worker.once('exit', () => settle(here));
+  });
+}

@@ -7,37 +7,18 @@
  * the file in the calling thread instead.
  */
 import { readTokenCache, tokenCacheOf, type TokenCache, type TokenCacheBytes } from './search-corpus.ts';
-import { startWorker } from './threads.ts';
+import { inThreadOrHere } from './threads.ts';
 
 /** What the thread posts: the checked body (`null`: no usable cache), or why it has none. */
 export type TokenCacheMessage = { bytes: TokenCacheBytes | null; error?: undefined } | { error: string; bytes?: undefined };
 
 /** `readTokenCache(file, code)`, started now in a thread of its own. */
 export function readTokenCacheInThread(file: string, code: string): Promise<TokenCache | undefined> {
-  return new Promise<TokenCache | undefined>((resolve) => {
-    let settled = false;
-    const here = (): void => {
-      if (settled) return;
-      settled = true;
-      resolve(readTokenCache(file, code));
-    };
-    let worker;
-    try {
-      worker = startWorker(import.meta.url, 'token-cache-worker', { workerData: { file, code } });
-    } catch {
-      here();
-      return;
-    }
-    worker.once('message', (message: TokenCacheMessage) => {
-      if (settled) return;
-      if (message.error !== undefined) {
-        here();
-        return;
-      }
-      settled = true;
-      resolve(message.bytes === null ? undefined : tokenCacheOf(message.bytes));
-    });
-    worker.once('error', here);
-    worker.once('exit', here);
-  });
+  return inThreadOrHere<TokenCacheMessage, TokenCache | undefined>(
+    import.meta.url,
+    'token-cache-worker',
+    { file, code },
+    (message) => (message.error !== undefined ? undefined : { value: message.bytes === null ? undefined : tokenCacheOf(message.bytes) }),
+    () => readTokenCache(file, code),
+  );
 }
