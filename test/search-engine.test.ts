@@ -15,8 +15,11 @@ import { FIELD_BIT, isTypoOf, terms, type Field } from '../src/search/options.ts
 import { parseQuery, type Clause } from '../src/search/query.ts';
 import { postingsPackNames, searchFilePath, type SearchRoot, type TermPack } from '../src/search/format.ts';
 import { SearchResponse } from '../src/schemas.ts';
+import { mapLoader } from '../src/loader.ts';
+import { createSearchEngine } from '../src/search/index.ts';
 import {
   allIds,
+  atTheEdge,
   buildIndex,
   corpusArb,
   filterArb,
@@ -546,6 +549,27 @@ describe('autocomplete', () => {
 });
 
 describe('what a query loads', () => {
+  it("asks for the page's summaries before giving the thread back after matching", async () => {
+    const skills = Array.from({ length: 60 }, (_, i) => makeSkill(i, { name: `alpha${i} tool`, description: 'beta gamma', body: 'delta', stars: i }));
+    const built = await buildIndex(skills, { shardSize: 2 });
+    const loads: string[] = [];
+    const inner = mapLoader(built.files);
+    const loader = (path: string): Promise<unknown> => {
+      loads.push(path.split('/').pop()!);
+      return inner(path);
+    };
+    // What had been asked for when other tasks got the thread at each yield (a slicer that always yields).
+    const atTicks: string[][] = [];
+    const slicer = () => ({ tick: () => new Promise<void>((resolve) => setTimeout(() => resolve(void atTicks.push([...loads])), 0)) });
+    const engine = atTheEdge(createSearchEngine(loader, built.manifest, 'shared', slicer), built.manifest);
+    const answer = await engine.search(new URLSearchParams({ q: 'gamma', limit: '10' }));
+    expect(answer.data).toHaveLength(10);
+    expect(atTicks).toHaveLength(1);
+    const summaries = loads.filter((n) => n.startsWith('d.'));
+    expect(summaries.length).toBeGreaterThanOrEqual(5);
+    expect(atTicks[0]!.filter((n) => n.startsWith('d.'))).toEqual(summaries);
+  });
+
   it('the chunk of its term and the summaries of the page only (the root is in the manifest); each file once', async () => {
     const skills = Array.from({ length: 200 }, (_, i) =>
       makeSkill(i, { name: `alpha${i} tool`, description: `beta${i} gamma`, body: `delta${i} ${'filler '.repeat(20)}`, stars: i }),

@@ -130,12 +130,18 @@ export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'sea
       // that wait would give the thread back after every cold search, for nothing).
       const slice = slicer();
       const matches = await evaluate(idx, plans, filter, root.docs, originals);
-      await slice.tick();
 
       const total = matches.docs.length;
       const from = Math.min(total, (page - 1) * limit);
       const pageDocs = [...matches.docs.subarray(from, Math.min(total, from + limit))];
-      const rows = await idx.summaries(pageDocs);
+      // The page's summaries are asked for before the thread is given back, so their files are on
+      // their way during the other work; yielding first would put that work (in a Service Worker:
+      // the manifest and the handler of a first request) before the last layer of a cold search.
+      // Handled at once: a failed read is answered below, not reported as unhandled in between.
+      const loading = idx.summaries(pageDocs);
+      loading.catch(() => undefined);
+      await slice.tick();
+      const rows = await loading;
       const data = pageDocs.map((doc, k): SearchResult => {
         const [owner, repo, name, stars, description, full, quality] = rows.get(doc)!;
         const result: SearchResult = {
