@@ -373,6 +373,11 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
     written.set(key, path);
     fresh.push(path);
   };
+  /** `claimInPlace` of a path the live output's record is known to have. */
+  const claimKept = (path: string): void => {
+    if (record!.has(path)) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(path)})`);
+    if (changes!.claimedPrevious !== undefined) changes!.claimedPrevious += 1;
+  };
   /** A path new to the output that folds to the key of another path of this build, as an error; undefined when none. */
   const foldCheck = (): Error | undefined => {
     if (fresh.length === 0 || record === undefined) return undefined;
@@ -438,8 +443,9 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
       if (previous === undefined || record === undefined || failure !== undefined) return false;
       if (!files.every(([path, key]) => path !== changes?.always && previous.get(path) === key)) return false;
       for (const [path, key] of files) {
-        // A path of the record was checked when it was written; it is only claimed.
-        claim(path);
+        // A path of the record was checked when it was written; it is only claimed, as one the
+        // live output has (just looked up above).
+        claimKept(path);
         record.set(path, key);
         stats.files += 1;
         stats.bytes += keySize(key);
