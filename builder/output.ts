@@ -361,10 +361,10 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
   // compared with the folded paths of the whole record when the writes settle (`foldCheck`).
   const inPlace = changes?.previous;
   const fresh: string[] = [];
-  const claimInPlace = (path: string): void => {
+  const claimInPlace = (path: string, known = false): void => {
     if (record!.has(path)) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(path)})`);
-    if (inPlace!.has(path)) {
-      if (changes!.claimedPrevious !== undefined) changes!.claimedPrevious += 1;
+    if (known || inPlace!.has(path)) {
+      changes!.claimedPrevious = (changes!.claimedPrevious ?? 0) + 1;
       return;
     }
     const key = path.normalize('NFC').toLowerCase();
@@ -372,11 +372,6 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
     if (previous !== undefined) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(previous)})`);
     written.set(key, path);
     fresh.push(path);
-  };
-  /** `claimInPlace` of a path the live output's record is known to have. */
-  const claimKept = (path: string): void => {
-    if (record!.has(path)) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(path)})`);
-    if (changes!.claimedPrevious !== undefined) changes!.claimedPrevious += 1;
   };
   /** A path new to the output that folds to the key of another path of this build, as an error; undefined when none. */
   const foldCheck = (): Error | undefined => {
@@ -443,9 +438,8 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
       if (previous === undefined || record === undefined || failure !== undefined) return false;
       if (!files.every(([path, key]) => path !== changes?.always && previous.get(path) === key)) return false;
       for (const [path, key] of files) {
-        // A path of the record was checked when it was written; it is only claimed, as one the
-        // live output has (just looked up above).
-        claimKept(path);
+        // A path of the record, checked when it was written and just looked up: only claimed.
+        claimInPlace(path, true);
         record.set(path, key);
         stats.files += 1;
         stats.bytes += keySize(key);
