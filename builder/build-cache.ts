@@ -24,7 +24,10 @@
  * are never stored. The stored type is derived
  * from `SkillRecord` and a record is restored by overwriting only those parts, so a field added to
  * the record is carried by the cache without any change here (`test/build-incremental.test.ts`
- * compares incremental builds of imported skills byte for byte with clean ones).
+ * compares incremental builds of imported skills byte for byte with clean ones). Beside the record,
+ * a line keeps the values derived from it alone (builder/record-memo.ts: the change log's state
+ * hash, the search document key), given back to the record restored from that line; the modules
+ * that compute them are part of the code hash, so values of other code are never read.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
