@@ -24,7 +24,10 @@
  * are never stored. The stored type is derived
  * from `SkillRecord` and a record is restored by overwriting only those parts, so a field added to
  * the record is carried by the cache without any change here (`test/build-incremental.test.ts`
- * compares incremental builds of imported skills byte for byte with clean ones).
+ * compares incremental builds of imported skills byte for byte with clean ones). Beside the record,
+ * a line keeps the values derived from it alone (builder/record-memo.ts: the change log's state
+ * hash, the search document key), given back to the record restored from that line; the modules
+ * that compute them are part of the code hash, so values of other code are never read.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -34,6 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { deltaFile, readCheckedFile, readCheckedFileWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
 import type { Problem, SkillRecord } from './model.ts';
 import type { SkillSignals } from './quality/index.ts';
+import { isDerived, knownDerived, type DerivedValues } from './record-memo.ts';
 
 /** The parts of a record derived from the SKILL.md bytes, stored as `null` (`body`: its offset). */
 type FromSkillMd = 'raw' | 'sha' | 'size';
@@ -64,6 +68,11 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
   /** The record's own quality signals (builder/quality/), once computed: they depend on its input alone. */
   signals?: SkillSignals;
   /**
+   * Values derived from the stored record alone (builder/record-memo.ts), as read with it: given
+   * to the record when it is restored. A line is written with the values its record has then.
+   */
+  derived?: DerivedValues;
+  /**
    * The stored line this entry was read from a delta, while the entry is that line's exactly (a
    * folder re-used by its stamp): written back as it is instead of serialized again. Never stored itself.
    */
@@ -92,7 +101,7 @@ export interface LoadCache<R = SkillRecord | StoredRecord> {
 }
 
 const FORMAT = 'skills-api-build-cache';
-const VERSION = 3;
+const VERSION = 4;
 
 /** The default cache folder: `node_modules/.cache/skills-api` under the working directory. */
 export function defaultCacheDir(): string {
@@ -143,6 +152,7 @@ function readLines(body: string, skills: Map<string, CachedSkill<StoredRecord>>,
       ...(entry.stamp === undefined ? {} : { stamp: entry.stamp }),
       ...(entry.skill === undefined ? {} : { skill: entry.skill }),
       ...(entry.signals === undefined ? {} : { signals: signalsFrom(entry.signals) }),
+      ...(entry.derived === undefined ? {} : { derived: entry.derived }),
     });
   }
   return true;
@@ -223,6 +233,8 @@ const DELTA_MIN = 64;
 /** The stored line of one folder's result: the line it was read from when unchanged. */
 function lineOf(dir: string, { hash, problems, record, stamp, skill, signals, line }: CachedSkill<SkillRecord>): string {
   if (line !== undefined) return line;
+  // Peeked only: a value not computed by this build is computed by the one that needs it.
+  const derived = record === undefined ? undefined : knownDerived(record);
   return JSON.stringify({
     dir,
     hash,
@@ -231,6 +243,7 @@ function lineOf(dir: string, { hash, problems, record, stamp, skill, signals, li
     ...(stamp === undefined ? {} : { stamp }),
     ...(skill === undefined ? {} : { skill }),
     ...(signals === undefined ? {} : { signals: { ...signals, sketch: { exactKey: signals.sketch.exactKey, bands: signals.sketch.bands === undefined ? null : [...signals.sketch.bands] } } }),
+    ...(derived === undefined ? {} : { derived }),
   });
 }
 
@@ -285,8 +298,9 @@ function isStoredSignals(value: unknown): value is StoredSignals {
 }
 
 /** Loose shape check of a stored line: enough that a foreign or damaged file is never used. */
-function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord; stamp?: string; skill?: { sha: string; size: number }; signals?: StoredSignals } {
+function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord; stamp?: string; skill?: { sha: string; size: number }; signals?: StoredSignals; derived?: DerivedValues } {
   if (!isObject(entry) || typeof entry.dir !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.problems)) return false;
+  if (entry.derived !== undefined && (entry.record === undefined || !isDerived(entry.derived))) return false;
   if (entry.signals !== undefined && !isStoredSignals(entry.signals)) return false;
   if (entry.stamp !== undefined && typeof entry.stamp !== 'string') return false;
   const skill = entry.skill;
@@ -316,6 +330,8 @@ function codeHash(): string {
   const files = [
     'build-cache.ts', 'content-schemas.ts', 'folder-stamp.ts', 'skill-folder.ts', 'quality/index.ts', 'quality/duplicates.ts', 'quality/scan.ts', 'quality/spec-rules.ts', '../src/text/front-matter.ts', '../src/text/printable.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',
     'skill-names.ts', 'sort-orders.ts', '../src/paths.ts',
+    // What computes the values derived from each record and stored beside it (builder/record-memo.ts).
+    'record-memo.ts', 'changes.ts', 'search-corpus.ts',
   ].map(here);
   try {
     for (const file of [...files, require.resolve('yaml/package.json'), require.resolve('zod/package.json')]) {

@@ -18,6 +18,7 @@ import { START_CURSOR } from '../src/changes.ts';
 import { CHANGES_PAGE_SIZE, OWNER_RE, REPO_RE, changesPagePath } from '../src/paths.ts';
 import type { ChangeEntry, ChangesResponse } from '../src/schemas.ts';
 import type { Emit, Problem, SkillRecord } from './model.ts';
+import { derivedOf } from './record-memo.ts';
 import { isMissing } from './safe-read.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 
@@ -46,6 +47,12 @@ const METADATA_FILES = new Set(['skill.json', 'stats.json']);
  * are left out: they change without the skill changing.
  */
 export function skillStateHash(skill: SkillRecord): string {
+  // Once per record: a record restored from the build cache brings it (builder/record-memo.ts).
+  const memo = derivedOf(skill);
+  return (memo.state ??= stateHashOf(skill));
+}
+
+function stateHashOf(skill: SkillRecord): string {
   const listed = (skill as { files?: readonly HashedFile[] }).files;
   const files = (listed ?? [{ path: 'SKILL.md', size: skill.size, sha256: skill.sha }])
     .filter((file) => !METADATA_FILES.has(file.path))

@@ -35,6 +35,7 @@ import {
 } from './content-schemas.ts';
 import { changeLogBytes, withChangeLog } from './changes.ts';
 import { restoreRecord, restoreRecordLazily, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
+import { seedDerived } from './record-memo.ts';
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from '../src/text/front-matter.ts';
 import { QualityPass } from './quality/pass.ts';
 import type { SkillSignals } from './quality/index.ts';
@@ -487,11 +488,13 @@ function describeInput(input: 'missing' | UnsafeFileError | Buffer): string {
  * Undefined when that cannot be done (never expected: the hash covers those bytes).
  */
 function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: string | undefined): CachedSkill<SkillRecord> | undefined {
-  const { hash, problems, record, signals } = cached;
+  const { hash, problems, record, signals, derived } = cached;
   if (record === undefined) return { hash, problems };
   const text = Buffer.isBuffer(skill) ? decodeUtf8(skill) : undefined;
   if (text === undefined || skillSha === undefined) return undefined;
-  return { hash, problems, record: restoreRecord(record, text, skillSha, (skill as Buffer).length), ...(signals === undefined ? {} : { signals }) };
+  const full = restoreRecord(record, text, skillSha, (skill as Buffer).length);
+  seedDerived(full, derived);
+  return { hash, problems, record: full, ...(signals === undefined ? {} : { signals }) };
 }
 
 /**
@@ -500,7 +503,7 @@ function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: stri
  * Undefined when it cannot be used (the folder is then read as a whole).
  */
 function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRecord>): CachedSkill<SkillRecord> | undefined {
-  const { hash, problems, record, skill, signals } = cached;
+  const { hash, problems, record, skill, signals, derived } = cached;
   if (record === undefined) return { hash, problems };
   if (skill === undefined) return undefined;
   const read = (): string => {
@@ -517,7 +520,10 @@ function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRec
     if (text === undefined) throw new Error(`${dir}/SKILL.md changed while building: build again`);
     return text;
   };
-  return { hash, problems, record: restoreRecordLazily(record, skill.sha, skill.size, read), skill, ...(signals === undefined ? {} : { signals }) };
+  const full = restoreRecordLazily(record, skill.sha, skill.size, read);
+  // The values stored with the record are of the same record (builder/record-memo.ts).
+  seedDerived(full, derived);
+  return { hash, problems, record: full, skill, ...(signals === undefined ? {} : { signals }) };
 }
 
 /** Problems of the folder names themselves. */

@@ -9,6 +9,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync
 import { dirname } from 'node:path';
 import { processTerm, scanWords } from '../src/search/options.ts';
 import type { SkillRecord } from './model.ts';
+import { derivedOf } from './record-memo.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 
 /** Every document as term numbers (stop words dropped), terms numbered in sorted order. */
@@ -170,7 +171,9 @@ export function tokenizeCorpus(docs: readonly SkillRecord[], cache?: TokenCache)
  * body is the SKILL.md's, builder/model.ts). 16 bytes of a SHA-256.
  */
 export function documentKey(skill: Pick<SkillRecord, 'name' | 'description' | 'sha'>): string {
-  return createHash('sha256').update(`${skill.name}\0${skill.description}\0${skill.sha}`).digest('binary').slice(0, KEY_BYTES);
+  // Once per record: a record restored from the build cache brings it (builder/record-memo.ts).
+  const memo = derivedOf(skill);
+  return (memo.doc ??= createHash('sha256').update(`${skill.name}\0${skill.description}\0${skill.sha}`).digest('binary').slice(0, KEY_BYTES));
 }
 
 const KEY_BYTES = 16;

@@ -81,11 +81,17 @@ const FULL_DESCRIPTION_MAX = 4_000;
 
 /** The document order: stars desc, updatedAt desc, id asc (ranking factors 3, 4, then id). */
 export function searchOrder(skills: readonly SkillRecord[]): SkillRecord[] {
-  // Each date parsed once, not in every comparison.
-  const updated = new Map(skills.map((s) => [s, Date.parse(s.updatedAt)]));
-  return [...skills].sort(
-    (a, b) => b.stars - a.stars || updated.get(b)! - updated.get(a)! || compareCodeUnits(a.id, b.id),
-  );
+  // Each date parsed once, not in every comparison; keys by index, not looked up by record.
+  const stars = skills.map((s) => s.stars);
+  const updated = skills.map((s) => Date.parse(s.updatedAt));
+  // Where the ids ascend (content's skills do), comparing indexes gives the ids' sign.
+  let ascending = true;
+  for (let i = 1; i < skills.length && ascending; i++) ascending = skills[i - 1]!.id < skills[i]!.id;
+  const tie = ascending ? (i: number, j: number): number => i - j : (i: number, j: number): number => compareCodeUnits(skills[i]!.id, skills[j]!.id);
+  return skills
+    .map((_, i) => i)
+    .sort((i, j) => stars[j]! - stars[i]! || updated[j]! - updated[i]! || tie(i, j))
+    .map((i) => skills[i]!);
 }
 
 /**

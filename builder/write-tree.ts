@@ -79,12 +79,16 @@ export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet
   byStarsDesc.forEach((index, ordinal) => (ordinalOf[index] = ordinal));
 
   const lists = listDefs(skills, content);
+  const listsOfSkill = listsOf(skills.length, lists);
   const totals = new Map<string, number>();
   for (const sort of SORTS) {
     for (const order of ORDERS) {
       const sorted = sort === 'stars' && order === 'desc' ? byStarsDesc : sortedIndexes(skills, sort, order);
-      for (const list of lists) {
-        const members = list.members === null ? sorted : sorted.filter((i) => list.members!.has(i));
+      // Each list's members in this order, from one pass over it (a skill is in a few lists of dozens).
+      const membersOf: number[][] = lists.map((list) => (list.members === null ? sorted : []));
+      for (const i of sorted) for (const l of listsOfSkill[i]!) membersOf[l]!.push(i);
+      for (const [l, list] of lists.entries()) {
+        const members = membersOf[l]!;
         totals.set(listKey(list.filter), members.length);
         // Filtered lists have no `asc` pages: the runtime reads their `desc` pages (src/paths.ts).
         const totalPages = Math.ceil(members.length / PAGE_SIZE);
@@ -181,6 +185,15 @@ export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet
  * Every pre-built list: `all`, one per category slug (a top-level category also holds the skills
  * of its subcategories, docs/decisions.md §4) and one per platform of platforms.json.
  */
+/** For each skill (by index), the lists (by index into `lists`) that name it among their members. */
+function listsOf(count: number, lists: readonly ListDef[]): number[][] {
+  const of: number[][] = Array.from({ length: count }, () => []);
+  lists.forEach((list, l) => {
+    if (list.members !== null) for (const i of list.members) of[i]!.push(l);
+  });
+  return of;
+}
+
 function listDefs(skills: readonly SkillRecord[], content: Content): ListDef[] {
   const parentOf = new Map<string, string>();
   const categorySets = new Map<string, Set<number>>();

@@ -8,6 +8,8 @@ import type { Content } from '../builder/model.ts';
 import { compareCodeUnits, nameComparator, skillComparator, sortedIndexes } from '../builder/sort-orders.ts';
 import { truncateDescription } from '../builder/summary.ts';
 import { writeTree } from '../builder/write-tree.ts';
+import { searchOrder } from '../builder/search-index.ts';
+import type { SkillRecord } from '../builder/model.ts';
 import { checkManifest } from '../src/manifest.ts';
 import { FORMAT_VERSION, MANIFEST_PATH, ORDERS, PAGE_SIZE, SORTS, hasListPages, listKey, listOrdinalsPath, listPagePath, ordinalLocation, type ListFilter } from '../src/paths.ts';
 import { CategoryDetailResponse, CategoryListResponse, SkillContentResponse, SkillDetailResponse, SkillListResponse, SkillStatsResponse } from '../src/schemas.ts';
@@ -103,6 +105,20 @@ describe('skillComparator', () => {
     );
   });
 
+  it('searchOrder is stars desc, updatedAt desc, id asc, ids ascending or not, ties and unparsable dates included (property)', () => {
+    const date = fc.constantFrom('2024-01-01T00:00:00.000Z', '2024-02-01T00:00:00.000Z', 'not a date');
+    const skill = fc.record({ id: fc.string({ minLength: 1, maxLength: 3 }), stars: fc.nat(3), updatedAt: date }).map((r) => s(r.id, 'n', r.stars, r.updatedAt));
+    const reference = (a: { stars: number; updatedAt: string; id: string }, b: typeof a): number =>
+      b.stars - a.stars || Date.parse(b.updatedAt) - Date.parse(a.updatedAt) || compareCodeUnits(a.id, b.id);
+    fc.assert(
+      fc.property(fc.uniqueArray(skill, { selector: (x) => x.id, maxLength: 14 }), fc.boolean(), (drawn, byId) => {
+        const skills = byId ? [...drawn].sort((a, b) => compareCodeUnits(a.id, b.id)) : drawn;
+        expect(searchOrder(skills as unknown as SkillRecord[]).map((x) => x.id)).toEqual([...skills].sort(reference).map((x) => x.id));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('nameComparator orders plain names as the collator does, and every other name through it (property)', () => {
     const collator = new Intl.Collator('en', { sensitivity: 'base' });
     const name = fc.oneof(
@@ -173,6 +189,25 @@ describe('writeTree', () => {
           }
           expect(files.has(listPagePath(filter, sort, order, Math.max(1, totalPages) + 1))).toBe(false);
           expect(ids).toEqual(resolved);
+        }
+      }
+    }
+    // Each list holds exactly its skills (a category those of its subcategories too), in the list's order.
+    const parentOf = new Map(content.categories.flatMap((def) => def.subcategories.map((sub) => [sub.slug, def.slug] as const)));
+    const inList = (skill: SkillRecord, filter: ListFilter): boolean =>
+      filter.kind === 'all' ||
+      (filter.kind === 'category' && skill.categories.some((slug) => slug === filter.slug || parentOf.get(slug) === filter.slug)) ||
+      (filter.kind === 'platform' && skill.platforms.includes(filter.id));
+    for (const filter of filters) {
+      for (const sort of SORTS) {
+        for (const order of ORDERS) {
+          const { ordinals } = files.get(listOrdinalsPath(filter, sort, order)) as { ordinals: number[] };
+          const ids = ordinals.map((n) => {
+            const { path, index } = ordinalLocation(n);
+            return (files.get(path) as { data: Array<{ id: string }> }).data[index]!.id;
+          });
+          const expected = content.skills.filter((skill) => inList(skill, filter)).sort(skillComparator(sort, order)).map((skill) => skill.id);
+          expect(ids, `${listKey(filter)} ${sort}-${order}`).toEqual(expected);
         }
       }
     }
