@@ -181,10 +181,6 @@ export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet
   return manifest;
 }
 
-/**
- * Every pre-built list: `all`, one per category slug (a top-level category also holds the skills
- * of its subcategories, docs/decisions.md §4) and one per platform of platforms.json.
- */
 /** For each skill (by index), the lists (by index into `lists`) that name it among their members. */
 function listsOf(count: number, lists: readonly ListDef[]): number[][] {
   const of: number[][] = Array.from({ length: count }, () => []);
@@ -194,6 +190,10 @@ function listsOf(count: number, lists: readonly ListDef[]): number[][] {
   return of;
 }
 
+/**
+ * Every pre-built list: `all`, one per category slug (a top-level category also holds the skills
+ * of its subcategories, docs/decisions.md §4) and one per platform of platforms.json.
+ */
 function listDefs(skills: readonly SkillRecord[], content: Content): ListDef[] {
   const parentOf = new Map<string, string>();
   const categorySets = new Map<string, Set<number>>();
