@@ -46,13 +46,18 @@ function storedValues(cacheDir: string, content: string): Map<string, unknown> {
   return new Map([...cache!.skills].filter(([, entry]) => entry.record !== undefined).map(([dir, entry]) => [dir, entry.derived]));
 }
 
+/** A copy of the sample content (folders named by `tag`) and its incremental build with a cache. */
+async function sampleCopy(tag: string): Promise<{ content: string; cacheDir: string; out: string; build: () => ReturnType<typeof runBuild> }> {
+  const content = join(base, `content-${tag}`);
+  const cacheDir = join(base, `cache-${tag}`);
+  const out = join(base, `public-${tag}`);
+  await cp(SAMPLE, content, { recursive: true });
+  return { content, cacheDir, out, build: () => runBuild({ contentDir: content, outDir: out, incremental: true, cacheDir, sourceDateEpoch: '1700000000' }) };
+}
+
 describe('values derived from each record, kept in the build cache', () => {
   it('are the values computed afresh, and a changed skill gets new ones', async () => {
-    const content = join(base, 'content-a');
-    const cacheDir = join(base, 'cache-a');
-    const out = join(base, 'public-a');
-    await cp(SAMPLE, content, { recursive: true });
-    const build = (): ReturnType<typeof runBuild> => runBuild({ contentDir: content, outDir: out, incremental: true, cacheDir, sourceDateEpoch: '1700000000' });
+    const { content, cacheDir, out, build } = await sampleCopy('a');
     await build();
     expect(storedValues(cacheDir, content)).toEqual(await freshValues(content));
 
@@ -84,11 +89,7 @@ describe('values derived from each record, kept in the build cache', () => {
   });
 
   it('refuses a build cache of the previous format as a whole: every skill loaded again, the same tree', async () => {
-    const content = join(base, 'content-b');
-    const cacheDir = join(base, 'cache-b');
-    const out = join(base, 'public-b');
-    await cp(SAMPLE, content, { recursive: true });
-    const build = (): ReturnType<typeof runBuild> => runBuild({ contentDir: content, outDir: out, incremental: true, cacheDir, sourceDateEpoch: '1700000000' });
+    const { content, cacheDir, out, build } = await sampleCopy('b');
     await build();
     const file = cacheFile(cacheDir, realpathSync.native(content));
     // The same lines under the previous version's header (its checksum still the body's).
