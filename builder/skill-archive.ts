@@ -9,7 +9,7 @@
  * Compressed by Node's zlib at level 9 with the OS byte of the gzip header set to "unknown", so
  * two builds of the same files are byte-identical.
  */
-import { constants, gzipSync } from 'node:zlib';
+import { constants, gzip, gzipSync } from 'node:zlib';
 import { comparePaths, ustarSplit } from '../src/skill-files.ts';
 
 /** One file going into an archive. */
@@ -24,6 +24,30 @@ const encoder = new TextEncoder();
 
 /** The `.tar.gz` bytes of `files` (paths already checked with `filePathProblem`). */
 export function skillArchive(files: readonly ArchiveFile[]): Uint8Array {
+  return gzipped(gzipSync(tarOf(files), GZIP));
+}
+
+/**
+ * `skillArchive`, compressed on libuv's thread pool instead of the calling thread: the same bytes
+ * (the same zlib, level and input). A clean build makes one archive per skill, and compressing
+ * them is most of what writing the skills' files costs its thread (BENCHMARKS.md "Archives off
+ * the build thread, folders made once").
+ */
+export function skillArchiveInPool(files: readonly ArchiveFile[]): Promise<Uint8Array> {
+  const tar = tarOf(files);
+  return new Promise((resolve, reject) => gzip(tar, GZIP, (error, result) => (error === null ? resolve(gzipped(result)) : reject(error))));
+}
+
+const GZIP = { level: constants.Z_BEST_COMPRESSION };
+
+/** The archive's bytes with the gzip header's OS byte set to "unknown": the same whatever system built them. */
+function gzipped(gzip: Buffer): Uint8Array {
+  gzip[9] = 255;
+  return new Uint8Array(gzip.buffer, gzip.byteOffset, gzip.byteLength);
+}
+
+/** The uncompressed ustar bytes of `files`. */
+function tarOf(files: readonly ArchiveFile[]): Buffer {
   const sorted = [...files].sort((a, b) => comparePaths(a.path, b.path));
   const folders = new Set<string>();
   for (const file of sorted) {
@@ -46,9 +70,7 @@ export function skillArchive(files: readonly ArchiveFile[]): Uint8Array {
   }
   // The end of the archive: two zero blocks.
   chunks.push(new Uint8Array(2 * BLOCK));
-  const gzip = gzipSync(Buffer.concat(chunks), { level: constants.Z_BEST_COMPRESSION });
-  gzip[9] = 255; // OS "unknown": the same bytes whatever system built them
-  return new Uint8Array(gzip.buffer, gzip.byteOffset, gzip.byteLength);
+  return Buffer.concat(chunks);
 }
 
 /** A ustar header block. */

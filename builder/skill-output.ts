@@ -14,7 +14,7 @@ import { MAX_SKILL_BYTES, skillArchivePath, skillFilePath } from '../src/skill-f
 import type { Content, SkillRecord } from './model.ts';
 import type { OutputWriter } from './output.ts';
 import { readRegularFile } from './safe-read.ts';
-import { skillArchive } from './skill-archive.ts';
+import { skillArchiveInPool } from './skill-archive.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 
 /** `$schema` of the discovery indexes (Agent Skills discovery 0.2.0). */
@@ -46,6 +46,26 @@ export async function writeSkillFiles(content: Content, writer: OutputWriter, co
   const prefix = normalizeBasePath(base);
   const skills: SkillRecord[] = [];
   const names = discoveryNamesOf(content.skills);
+  // Archives being compressed, oldest first: each is written, and the skill's record and memo
+  // completed, once it is done.
+  const pending: PendingArchive[] = [];
+  const finish = async ({ skill, hash, name, archiveUrl, archive: compressing }: PendingArchive): Promise<void> => {
+    const archive = await compressing;
+    await writer.writeFile(skillArchivePath(skill.owner, skill.repo), archive);
+    const sha256 = createHash('sha256').update(archive).digest('hex');
+    skill.archive = { url: archiveUrl, size: archive.length, sha256 };
+    if (hash === undefined) return;
+    const files = skill.files ?? [];
+    const paths = [
+      ...files.map((file) => skillFilePath(skill.owner, skill.repo, file.path)),
+      skillArchivePath(skill.owner, skill.repo),
+      // Written by writeTree, from the folder's input alone (builder/summary.ts `toContent`, `toStats`).
+      ...KEPT_RESOURCES.map((resource) => skillPath(skill.owner, skill.repo, resource)),
+      // Written by writeDiscoveryIndexes from the same input and the discovery name.
+      discoveryIndexPath(skill.owner, skill.repo),
+    ];
+    memo!.next.set(skill.dir, { hash, archive: { size: archive.length, sha256 }, files: paths.map((path) => [path, '']), discovery: name });
+  };
   for (const skill of content.skills) {
     const archiveUrl = `${prefix}${skillArchivePath(skill.owner, skill.repo)}`;
     // A skill folder unchanged since the build that wrote the live output (same input hash: every
@@ -73,26 +93,37 @@ export async function writeSkillFiles(content: Content, writer: OutputWriter, co
       await writer.writeFile(skillFilePath(skill.owner, skill.repo, file.path), bytes);
       archived.push({ path: file.path, bytes, executable: file.executable });
     }
-    const archive = skillArchive(archived);
-    await writer.writeFile(skillArchivePath(skill.owner, skill.repo), archive);
-    const sha256 = createHash('sha256').update(archive).digest('hex');
-    skill.archive = { url: archiveUrl, size: archive.length, sha256 };
+    // Compressed on the thread pool while the next skills' files are read; finished in order.
+    const archive = skillArchiveInPool(archived);
+    archive.catch(() => undefined); // awaited in `finish`; a build stopped before then must not leave it unhandled
+    // Its place in the memo's order is this skill's, whenever its archive is done.
+    if (hash !== undefined) memo!.next.set(skill.dir, PENDING);
+    pending.push({ skill, hash, name, archiveUrl, archive });
+    if (pending.length >= ARCHIVES_IN_FLIGHT) await finish(pending.shift()!);
     skills.push(skill);
-    if (hash !== undefined) {
-      const paths = [
-        ...files.map((file) => skillFilePath(skill.owner, skill.repo, file.path)),
-        skillArchivePath(skill.owner, skill.repo),
-        // Written by writeTree, from the folder's input alone (builder/summary.ts `toContent`, `toStats`).
-        ...KEPT_RESOURCES.map((resource) => skillPath(skill.owner, skill.repo, resource)),
-        // Written by writeDiscoveryIndexes from the same input and the discovery name.
-        discoveryIndexPath(skill.owner, skill.repo),
-      ];
-      memo!.next.set(skill.dir, { hash, archive: { size: archive.length, sha256 }, files: paths.map((path) => [path, '']), discovery: name });
-    }
   }
+  for (const archive of pending) await finish(archive);
   await writeDiscoveryIndexes(skills, writer, names, memo);
   return { ...content, skills };
 }
+
+/** A skill whose archive is being compressed (`writeSkillFiles`). */
+interface PendingArchive {
+  skill: SkillRecord;
+  hash: string | undefined;
+  name: string;
+  archiveUrl: string;
+  archive: Promise<Uint8Array>;
+}
+
+/**
+ * Archives compressed at once while the build thread goes on reading files: enough to keep the
+ * thread pool busy, few enough that their bytes are not held for long.
+ */
+const ARCHIVES_IN_FLIGHT = 16;
+
+/** The memo entry of a skill whose archive is not done yet (replaced in place when it is). */
+const PENDING: SkillFiles = { hash: '', archive: { size: 0, sha256: '' }, files: [] };
 
 /** What a skill folder's files and archive were in the live output: kept when its input hash is the same. */
 export interface SkillFiles {
