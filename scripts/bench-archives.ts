@@ -9,6 +9,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { skillArchive, skillArchiveInPool, type ArchiveFile } from '../builder/skill-archive.ts';
 
