@@ -34,7 +34,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deltaFile, readCheckedFile, readCheckedFileWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
+import { deltaFile, readCheckedLines, readCheckedLinesWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
 import type { Problem, SkillRecord } from './model.ts';
 import type { SkillSignals } from './quality/index.ts';
 import { isDerived, knownDerived, type DerivedValues } from './record-memo.ts';
@@ -119,42 +119,42 @@ export function cacheFile(cacheDir: string, contentDir: string): string {
  * line of the wrong shape).
  */
 export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<StoredRecord> | undefined {
-  const file = readCheckedFileWithDelta(cacheFile(cacheDir, contentDir));
-  if (file === undefined) return undefined;
-  const { header, body, delta } = file;
   const trusted = (head: Record<string, unknown>): boolean =>
     head.format === FORMAT && head.version === VERSION && head.code === codeHash() && head.contentDir === contentDir && typeof head.shared === 'string';
-  if (!trusted(header)) return undefined;
   const skills = new Map<string, CachedSkill<StoredRecord>>();
-  if (!readLines(body, skills, true)) return undefined;
-  const dirs = new Set(skills.keys());
-  // The delta: lines of folders changed since the base was written, and folders gone from it.
-  const ownDelta = delta !== undefined && trusted(delta.header) && delta.header.shared === header.shared;
-  if (ownDelta && !readLines(delta.body, skills, false)) return undefined;
-  return { contentDir, shared: header.shared as string, skills, base: { checksum: header.checksum as string, dirs } };
+  let dirs: Set<string> | undefined;
+  const read = readCheckedLinesWithDelta(cacheFile(cacheDir, contentDir), {
+    accept: trusted,
+    // The delta: lines of folders changed since the base was written, and folders gone from it.
+    takeDelta: (delta, header) => trusted(delta) && delta.shared === header.shared,
+    line: (line, inBase) => {
+      if (!inBase) dirs ??= new Set(skills.keys());
+      return readLine(line, skills, inBase);
+    },
+  });
+  if (read === undefined) return undefined;
+  return { contentDir, shared: read.header.shared as string, skills, base: { checksum: read.header.checksum as string, dirs: dirs ?? new Set(skills.keys()) } };
 }
 
-/** Read the lines of `body` into `skills` (a `{dir, gone: true}` line removes one); false on a line of the wrong shape. */
-function readLines(body: string, skills: Map<string, CachedSkill<StoredRecord>>, inBase: boolean): boolean {
-  for (const line of body.split('\n')) {
-    if (line === '') continue;
-    const entry = parseOrUndefined(line);
-    if (!inBase && isObject(entry) && entry.gone === true && typeof entry.dir === 'string') {
-      skills.delete(entry.dir);
-      continue;
-    }
-    if (!isStoredEntry(entry)) return false;
-    skills.set(entry.dir, {
-      ...(inBase ? { inBase: true as const } : { line }),
-      hash: entry.hash,
-      problems: entry.problems,
-      ...(entry.record === undefined ? {} : { record: entry.record }),
-      ...(entry.stamp === undefined ? {} : { stamp: entry.stamp }),
-      ...(entry.skill === undefined ? {} : { skill: entry.skill }),
-      ...(entry.signals === undefined ? {} : { signals: signalsFrom(entry.signals) }),
-      ...(entry.derived === undefined ? {} : { derived: entry.derived }),
-    });
+/** Read one stored line into `skills` (a `{dir, gone: true}` line of a delta removes one); false when of the wrong shape. */
+function readLine(line: string, skills: Map<string, CachedSkill<StoredRecord>>, inBase: boolean): boolean {
+  if (line === '') return true;
+  const entry = parseOrUndefined(line);
+  if (!inBase && isObject(entry) && entry.gone === true && typeof entry.dir === 'string') {
+    skills.delete(entry.dir);
+    return true;
   }
+  if (!isStoredEntry(entry)) return false;
+  skills.set(entry.dir, {
+    ...(inBase ? { inBase: true as const } : { line }),
+    hash: entry.hash,
+    problems: entry.problems,
+    ...(entry.record === undefined ? {} : { record: entry.record }),
+    ...(entry.stamp === undefined ? {} : { stamp: entry.stamp }),
+    ...(entry.skill === undefined ? {} : { skill: entry.skill }),
+    ...(entry.signals === undefined ? {} : { signals: signalsFrom(entry.signals) }),
+    ...(entry.derived === undefined ? {} : { derived: entry.derived }),
+  });
   return true;
 }
 
@@ -202,15 +202,12 @@ export function writeLoadCache(cacheDir: string, cache: LoadCache<SkillRecord>):
 
 /** The lines of base file `file` by folder, when it is still the base of checksum `checksum`. */
 function baseLinesOf(file: string, checksum: string): Map<string, string> | undefined {
-  const read = readCheckedFile(file);
-  if (read === undefined || read.header.checksum !== checksum) return undefined;
   const lines = new Map<string, string>();
-  for (const line of read.body.split('\n')) {
-    if (line === '') continue;
-    const dir = dirOf(line);
+  const read = readCheckedLines(file, (header) => header.checksum === checksum, (line) => {
+    const dir = line === '' ? undefined : dirOf(line);
     if (dir !== undefined) lines.set(dir, line);
-  }
-  return lines;
+  });
+  return read === undefined ? undefined : lines;
 }
 
 /** The folder of a stored line, its first key (`lineOf`), read without parsing the rest. */

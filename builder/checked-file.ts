@@ -7,7 +7,7 @@
  * changed a few entries writes those there instead of the whole file again.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** The header and body of `file`, or undefined when it is missing, malformed or fails its checksum. */
@@ -31,6 +31,75 @@ export function readCheckedFile(file: string): { header: Record<string, unknown>
   if (typeof header !== 'object' || header === null || Array.isArray(header)) return undefined;
   if ((header as Record<string, unknown>).checksum !== sha256Hex(body)) return undefined;
   return { header: header as Record<string, unknown>, body: body.toString('utf8') };
+}
+
+/**
+ * Read checked file `file` a line at a time: `accept` sees the header first (false: stop, the
+ * file is not of the kind asked for), then `line` gets each line of the body, in order (false:
+ * stop, the line is malformed). The header is returned only when every line was taken and the
+ * body's bytes match its checksum; otherwise undefined, and the caller must drop what it took
+ * from the lines. For bodies of hundreds of megabytes: the file is read in chunks into one reused
+ * buffer and each line decoded on its own, so neither the whole file nor one string of its body
+ * is ever held (decoding a body as one string is slower than the lines' parsing itself, most of
+ * all when a line holds a character outside ASCII, which makes the whole string two-byte).
+ */
+export function readCheckedLines(file: string, accept: (header: Record<string, unknown>) => boolean, line: (text: string) => boolean | void): Record<string, unknown> | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    let buffer = Buffer.allocUnsafe(CHUNK);
+    let length = 0;
+    let header: Record<string, unknown> | undefined;
+    const hash = createHash('sha256');
+    for (;;) {
+      // A line longer than the buffer: grow it, keeping the line's start.
+      if (length === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)], buffer.length * 2);
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      let at = 0;
+      let end = buffer.indexOf(0x0a, length);
+      // The header line is not part of the body the checksum covers.
+      if (header === undefined && end !== -1 && end < length + read) {
+        header = parseHeader(buffer.toString('utf8', 0, end));
+        if (header === undefined || !accept(header)) return undefined;
+        at = end + 1;
+        hash.update(buffer.subarray(at, length + read));
+      } else if (header !== undefined) hash.update(buffer.subarray(length, length + read));
+      length += read;
+      if (header === undefined) continue;
+      for (end = buffer.indexOf(0x0a, at); end !== -1 && end < length; end = buffer.indexOf(0x0a, at)) {
+        if (line(buffer.toString('utf8', at, end)) === false) return undefined;
+        at = end + 1;
+      }
+      buffer.copy(buffer, 0, at, length);
+      length -= at;
+    }
+    if (header === undefined) return undefined;
+    // A body that does not end with a line break still has its last line.
+    if (length > 0 && line(buffer.toString('utf8', 0, length)) === false) return undefined;
+    return header.checksum === hash.digest('hex') ? header : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Bytes read at a time by `readCheckedLines`. */
+const CHUNK = 4 << 20;
+
+/** A header line as an object, or undefined. */
+function parseHeader(text: string): Record<string, unknown> | undefined {
+  try {
+    const header = JSON.parse(text) as unknown;
+    return typeof header === 'object' && header !== null && !Array.isArray(header) ? (header as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Replace `file` atomically with `header` (its `checksum` added last) and `body`. Throws on failure. */
@@ -71,17 +140,46 @@ export function deltaFile(file: string): string {
   return `${file}.delta`;
 }
 
+/** What `readCheckedLinesWithDelta` asks of its caller. */
+export interface CheckedLinesReader {
+  /**
+   * Whether the base file is of the kind asked for, given its header and, when a delta was
+   * written over this very base, the delta's header (false: nothing is read).
+   */
+  accept(header: Record<string, unknown>, delta: Record<string, unknown> | undefined): boolean;
+  /** Whether to take the lines of that delta after the base's (default: yes). */
+  takeDelta?(delta: Record<string, unknown>, header: Record<string, unknown>): boolean;
+  /** One line of the base (`inBase`) or then of the delta; false: malformed, the whole read fails. */
+  line(text: string, inBase: boolean): boolean | void;
+}
+
 /**
- * The checked file `file` and its delta (`deltaFile`), when the delta was written over this very
- * base: its header's `base` is the base's checksum (a base written again since, or a delta of
- * another one, is ignored). Undefined when the base cannot be read.
+ * Checked file `file` and its delta (`deltaFile`) a line at a time (`readCheckedLines`): the base's
+ * lines, then, when the delta was written over this very base (its header's `base` is the base's
+ * checksum; a base written again since, or a delta of another one, is ignored) and is taken, the
+ * delta's. The headers read, or undefined when the base cannot be read, is not accepted or a line
+ * was refused (the caller then drops what it took from the lines).
  */
-export function readCheckedFileWithDelta(file: string): { header: Record<string, unknown>; body: string; delta?: { header: Record<string, unknown>; body: string } } | undefined {
-  const base = readCheckedFile(file);
-  if (base === undefined) return undefined;
-  const delta = readCheckedFile(deltaFile(file));
-  if (delta === undefined || delta.header.base !== base.header.checksum) return base;
-  return { ...base, delta };
+export function readCheckedLinesWithDelta(file: string, reader: CheckedLinesReader): { header: Record<string, unknown>; delta?: Record<string, unknown> } | undefined {
+  // The delta is small and read first: whether the base is accepted may depend on it.
+  const stored = readCheckedFile(deltaFile(file));
+  let delta: { header: Record<string, unknown>; body: string } | undefined;
+  const header = readCheckedLines(
+    file,
+    (head) => {
+      delta = stored !== undefined && stored.header.base === head.checksum ? stored : undefined;
+      return reader.accept(head, delta?.header);
+    },
+    (text) => reader.line(text, true),
+  );
+  if (header === undefined) return undefined;
+  if (delta === undefined || reader.takeDelta?.(delta.header, header) === false) return { header };
+  try {
+    for (const text of delta.body.split('\n')) if (reader.line(text, false) === false) return undefined;
+  } catch {
+    return undefined;
+  }
+  return { header, delta: delta.header };
 }
 
 /**

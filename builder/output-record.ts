@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, rmSync, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MANIFEST_PATH, skillPath } from '../src/paths.ts';
-import { readCheckedFile, readCheckedFileWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
+import { readCheckedLinesWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
 
 const FORMAT = 'skills-api-output-record';
 const VERSION = 1;
@@ -65,38 +65,36 @@ const bases = new WeakMap<OutputRecord, { checksum: string; delta: ReadonlyMap<s
 
 /** The record of `out` when it still describes the folder there; undefined otherwise. */
 export function readOutputRecord(cacheDir: string, out: string): OutputRecord | undefined {
-  const file = readCheckedFileWithDelta(recordFile(cacheDir, out));
-  if (file === undefined) return undefined;
-  const { header, body, delta } = file;
   const identity = outputIdentity(out);
-  const fits = (head: Record<string, unknown>): boolean => head.format === FORMAT && head.version === VERSION && identity !== undefined && head.output === identity;
-  // A delta describes the output as its build left it; the base, the output of an earlier build.
-  if (!fits(delta?.header ?? header)) return undefined;
+  if (identity === undefined) return undefined;
+  const fits = (head: Record<string, unknown>): boolean => head.format === FORMAT && head.version === VERSION && head.output === identity;
   const record: OutputRecord = new Map();
-  if (!readRecordLines(body, record)) return undefined;
   const changes = new Map<string, string | null>();
-  if (delta !== undefined && !readRecordLines(delta.body, record, changes)) return undefined;
-  bases.set(record, { checksum: header.checksum as string, delta: changes });
+  const read = readCheckedLinesWithDelta(recordFile(cacheDir, out), {
+    // A delta describes the output as its build left it; the base, the output of an earlier build.
+    accept: (header, delta) => fits(delta ?? header),
+    line: (line, inBase) => readRecordLine(line, record, inBase ? undefined : changes),
+  });
+  if (read === undefined) return undefined;
+  bases.set(record, { checksum: read.header.checksum as string, delta: changes });
   return record;
 }
 
-/** Read `<key> <path>` lines into `record` (with `changes`, a delta's: key `- -` removes a path); false when malformed. */
-function readRecordLines(body: string, record: OutputRecord, changes?: Map<string, string | null>): boolean {
-  for (const line of body.split('\n')) {
-    if (line === '') continue;
-    const second = line.indexOf(' ', line.indexOf(' ') + 1);
-    if (second === -1) return false;
-    const stored = line.slice(second + 1);
-    const path = stored.startsWith('"') ? (JSON.parse(stored) as string) : stored;
-    const key = line.slice(0, second);
-    if (changes !== undefined && key === GONE) {
-      record.delete(path);
-      changes.set(path, null);
-      continue;
-    }
-    record.set(path, key);
-    changes?.set(path, key);
+/** Read one `<key> <path>` line into `record` (with `changes`, a delta's: key `- -` removes a path); false when malformed. */
+function readRecordLine(line: string, record: OutputRecord, changes?: Map<string, string | null>): boolean {
+  if (line === '') return true;
+  const second = line.indexOf(' ', line.indexOf(' ') + 1);
+  if (second === -1) return false;
+  const stored = line.slice(second + 1);
+  const path = stored.startsWith('"') ? (JSON.parse(stored) as string) : stored;
+  const key = line.slice(0, second);
+  if (changes !== undefined && key === GONE) {
+    record.delete(path);
+    changes.set(path, null);
+    return true;
   }
+  record.set(path, key);
+  changes?.set(path, key);
   return true;
 }
 
@@ -189,34 +187,30 @@ function skillFilesFile(cacheDir: string, out: string): string {
  * same options and build code (`key`: builder/up-to-date.ts `buildKey`); undefined otherwise.
  */
 export function readSkillFilesRecord(cacheDir: string, out: string, key: string): Map<string, StoredSkillFiles> | undefined {
-  const file = readCheckedFileWithDelta(skillFilesFile(cacheDir, out));
-  if (file === undefined) return undefined;
   const identity = outputIdentity(out);
-  const head = file.delta?.header ?? file.header;
-  if (file.header.format !== SKILL_FILES_FORMAT || head.format !== SKILL_FILES_FORMAT || identity === undefined || head.output !== identity || head.key !== key) return undefined;
-  try {
-    const found = new Map<string, StoredSkillFiles>();
-    const dirs = new Set<string>();
-    const asBase = new Set<string>();
-    const read = (body: string, inBase: boolean): void => {
-      for (const line of body.split('\n')) {
-        if (line === '') continue;
-        const { dir, gone, ...entry } = JSON.parse(line) as StoredSkillFiles & { dir: string; gone?: true };
-        if (inBase) {
-          dirs.add(dir);
-          asBase.add(dir);
-        } else asBase.delete(dir);
-        if (!inBase && gone === true) found.delete(dir);
-        else found.set(dir, entry);
-      }
-    };
-    read(file.body, true);
-    if (file.delta !== undefined) read(file.delta.body, false);
-    skillFilesBases.set(found, { checksum: file.header.checksum as string, dirs, asBase });
-    return found;
-  } catch {
-    return undefined;
-  }
+  if (identity === undefined) return undefined;
+  const found = new Map<string, StoredSkillFiles>();
+  const dirs = new Set<string>();
+  const asBase = new Set<string>();
+  const read = readCheckedLinesWithDelta(skillFilesFile(cacheDir, out), {
+    accept: (header, delta) => {
+      const head = delta ?? header;
+      return header.format === SKILL_FILES_FORMAT && head.format === SKILL_FILES_FORMAT && head.output === identity && head.key === key;
+    },
+    line: (line, inBase) => {
+      if (line === '') return;
+      const { dir, gone, ...entry } = JSON.parse(line) as StoredSkillFiles & { dir: string; gone?: true };
+      if (inBase) {
+        dirs.add(dir);
+        asBase.add(dir);
+      } else asBase.delete(dir);
+      if (!inBase && gone === true) found.delete(dir);
+      else found.set(dir, entry);
+    },
+  });
+  if (read === undefined) return undefined;
+  skillFilesBases.set(found, { checksum: read.header.checksum as string, dirs, asBase });
+  return found;
 }
 
 const SKILL_FILES_FORMAT = `${FORMAT}-skill-files-4`;

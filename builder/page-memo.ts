@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
+import { readCheckedLines, writeCheckedFile } from './checked-file.ts';
 import { outputCacheFile, type OutputRecord } from './output-record.ts';
 
 const FORMAT = 'skills-api-page-memo';
@@ -32,14 +32,12 @@ export function pageInput(pagination: string, members: readonly string[]): strin
 
 /** Page path → `<input> <file key>`, as the last incremental build into `out` of `key` wrote them; undefined when missing or of other options or code. */
 export function readPageMemo(cacheDir: string, out: string, key: string): Map<string, string> | undefined {
-  const file = readCheckedFile(memoFile(cacheDir, out));
-  if (file === undefined || file.header.format !== FORMAT || file.header.version !== VERSION || file.header.key !== key) return undefined;
   const memo = new Map<string, string>();
-  for (const line of file.body.split('\n')) {
+  const read = readCheckedLines(memoFile(cacheDir, out), (header) => header.format === FORMAT && header.version === VERSION && header.key === key, (line) => {
     const tab = line.indexOf('\t');
-    if (tab === -1) continue;
-    memo.set(line.slice(0, tab), line.slice(tab + 1));
-  }
+    if (tab !== -1) memo.set(line.slice(0, tab), line.slice(tab + 1));
+  });
+  if (read === undefined) return undefined;
   return memo;
 }
 

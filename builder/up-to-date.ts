@@ -29,7 +29,7 @@ import { MANIFEST_PATH } from '../src/paths.ts';
 import { cacheFiles } from './build-cache.ts';
 import { CHANGE_LOG_FILE } from './changes.ts';
 import { SETTLE_MS, settledBefore, stampFolder, type FolderStamp, type Listing, type Listings } from './folder-stamp.ts';
-import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
+import { readCheckedLines, writeCheckedFile } from './checked-file.ts';
 import type { Problem } from './model.ts';
 import { GENERATOR } from './package-info.ts';
 
@@ -150,18 +150,12 @@ function listingsFile(cacheDir: string, root: string): string {
 /** The stored listings of content folder `root`'s skill folders (none when missing or damaged). */
 function readListings(cacheDir: string, root: string): Listings {
   const previous = new Map<string, Listing>();
-  const file = readCheckedFile(listingsFile(cacheDir, root));
-  if (file !== undefined && file.header.format === LISTINGS_FORMAT && file.header.version === VERSION && file.header.root === root) {
-    try {
-      for (const line of file.body.split('\n')) {
-        if (line === '') continue;
-        const [folder, stamp, newest, entries] = JSON.parse(line) as [string, string, number, [string, boolean][]];
-        previous.set(folder, { stamp, newest, entries });
-      }
-    } catch {
-      previous.clear();
-    }
-  }
+  const read = readCheckedLines(listingsFile(cacheDir, root), (header) => header.format === LISTINGS_FORMAT && header.version === VERSION && header.root === root, (line) => {
+    if (line === '') return;
+    const [folder, stamp, newest, entries] = JSON.parse(line) as [string, string, number, [string, boolean][]];
+    previous.set(folder, { stamp, newest, entries });
+  });
+  if (read === undefined) previous.clear();
   return { previous, next: new Map(), listed: false };
 }
 
