@@ -31,9 +31,9 @@ import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
 import { keepDetail, writeSkillFiles, type SkillFilesMemo } from './skill-output.ts';
 import { writeTree } from './write-tree.ts';
-import { stampInputsInThread } from './stamp-thread.ts';
+import { stampInputsInThread, stampInputsInTwoThreads } from './stamp-thread.ts';
 import { readTokenCacheInThread } from './token-cache-thread.ts';
-import { buildCodeHash, buildKey, hasRecord, rememberBuild, stampInputs, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
+import { buildCodeHash, buildKey, hasRecord, rememberBuild, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
 
 /** Options of `runBuild`. */
 export interface BuildOptions {
@@ -310,7 +310,7 @@ function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, bui
   // for sure. With a record, reading them beside the stamps slows the answer when nothing changed
   // (a second core is not always free), so the stamps come first, here, as the only work.
   const threaded = !hasRecord(cacheDir, root, out);
-  return { root, key, threaded, stamping: threaded ? stampInputsInThread(root, cacheDir) : Promise.resolve(stampInputs(root, cacheDir)) };
+  return { root, key, threaded, stamping: threaded ? stampInputsInThread(root, cacheDir) : stampInputsInTwoThreads(root, cacheDir) };
 }
 
 /** The stored build cache of content folder `contentDir`, if any (a missing folder has none). */

@@ -1,15 +1,16 @@
 /**
  * The no-change check's stamps (builder/up-to-date.ts `stampInputs`) taken in a thread of their
- * own, so an incremental build reads its caches while they are taken. Stamping a large content
+ * own, so an incremental build reads its caches while they are taken, or half in a thread and
+ * half in the caller's when the build waits for them. Stamping a large content
  * folder is one `lstat` per file and a listing per changed folder: system calls that keep a core
  * busy for seconds, while reading and parsing the caches keeps the build's. The stamps are the
  * same either way; a thread that cannot be started or fails stamps in the calling thread instead.
  */
 import { inThreadOrHere } from './threads.ts';
-import { stampInputs, type InputStamp } from './up-to-date.ts';
+import { stampInputs, stampInputsInHalves, stampOwners, type InputStamp, type OwnerStamp } from './up-to-date.ts';
 
-/** What the stamp thread posts: the stamp, or why it has none. */
-export type StampMessage = { stamp: InputStamp } | { error: string };
+/** What the stamp thread posts: the stamp, the stamps of the owner folders it was given, or why it has none. */
+export type StampMessage = { stamp: InputStamp } | { owners: Map<string, OwnerStamp> } | { error: string };
 
 /**
  * `stampInputs(root, cacheDir)` in a thread of its own; the same in this thread when the thread
@@ -22,5 +23,23 @@ export function stampInputsInThread(root: string, cacheDir: string): Promise<Inp
     { root, cacheDir },
     (message) => ('stamp' in message ? { value: message.stamp } : undefined),
     () => stampInputs(root, cacheDir),
+  );
+}
+
+/**
+ * `stampInputs(root, cacheDir)` with half of the owner folders stamped in a thread of its own
+ * while this thread stamps the other half (up-to-date.ts `stampInputsInHalves`): for a build that
+ * waits for the stamps. The same stamp; a thread that cannot be started or fails leaves its half
+ * to this thread.
+ */
+export function stampInputsInTwoThreads(root: string, cacheDir: string): Promise<InputStamp> {
+  return stampInputsInHalves(root, cacheDir, (owners) =>
+    inThreadOrHere<StampMessage, Map<string, OwnerStamp>>(
+      import.meta.url,
+      'stamp-worker',
+      { root, cacheDir, owners },
+      (message) => ('owners' in message ? { value: message.owners } : undefined),
+      () => stampOwners(root, cacheDir, 1, owners),
+    ),
   );
 }

@@ -103,38 +103,109 @@ function listing(path: string): { text: string; folders: string[]; entries: (rea
 /**
  * Stamp the inputs of content folder `root` (a real path). With `cacheDir`, folders are listed
  * only when their own stamp changed since the last stamping (builder/folder-stamp.ts `Listings`,
- * kept in `listings-<hash>.ndjson` there).
+ * kept in `listings-<hash>-<half>.ndjson` there).
  */
 export function stampInputs(root: string, cacheDir?: string): InputStamp {
+  const head = stampHead(root);
+  const owners = new Map<string, OwnerStamp>();
+  for (const half of HALVES) for (const [owner, stamp] of stampOwners(root, cacheDir, half, ownersIn(head.owners.folders, half))) owners.set(owner, stamp);
+  return combineStamps(root, head, owners);
+}
+
+/**
+ * `stampInputs`, the owner folders of one half (`ownerHalf`) stamped here and the other's by
+ * `other` (builder/stamp-thread.ts: in a thread of its own) at the same time: an `lstat` per file
+ * keeps a core busy for seconds, and a second core halves it. The same stamp either way.
+ */
+export async function stampInputsInHalves(root: string, cacheDir: string, other: (owners: string[]) => Promise<Map<string, OwnerStamp>>): Promise<InputStamp> {
+  const head = stampHead(root);
+  const there = other(ownersIn(head.owners.folders, 1));
+  // Started before this half, so that both run at once; its failure is the caller's to handle.
+  there.catch(() => undefined);
+  const here = stampOwners(root, cacheDir, 0, ownersIn(head.owners.folders, 0));
+  for (const [owner, stamp] of await there) here.set(owner, stamp);
+  return combineStamps(root, head, here);
+}
+
+/** The two halves the owner folders are stamped in (`ownerHalf`). */
+const HALVES = [0, 1] as const;
+
+/**
+ * The half of the owner folders `owner` belongs to: by a hash of its name, so that an owner stays
+ * in its half, and in its half's listings file, when others come or go.
+ */
+export function ownerHalf(owner: string): 0 | 1 {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < owner.length; i++) hash = Math.imul(hash ^ owner.charCodeAt(i), 0x01000193);
+  return (hash & 1) as 0 | 1;
+}
+
+function ownersIn(owners: readonly string[], half: 0 | 1): string[] {
+  return owners.filter((owner) => ownerHalf(owner) === half);
+}
+
+/** What stamping an owner folder gave: its listing, its entries as `InputStamp.entries` has them, and each skill folder's stamp. */
+export interface OwnerStamp {
+  text: string;
+  entries: string[];
+  folders: Array<[repo: string, stamp: FolderStamp]>;
+}
+
+/** The stamps of the content folder's top: categories.json, platforms.json, `skills/` and its listing. */
+function stampHead(root: string): { started: number; text: string; newest: number; owners: ReturnType<typeof listing> } {
   const started = Date.now();
-  const listings = cacheDir === undefined ? undefined : readListings(cacheDir, root);
   const newest = { ms: 0 };
-  const hash = createHash('sha256').update(`${FORMAT} ${VERSION}\0`);
-  // Folders by their listings and types, not their times: the build itself renames the change log
-  // into the content folder.
-  for (const file of ['categories.json', 'platforms.json']) hash.update(`${file} ${stampOf(join(root, file), newest)}\0`);
+  let text = '';
+  for (const file of ['categories.json', 'platforms.json']) text += `${file} ${stampOf(join(root, file), newest)}\0`;
   const skills = join(root, 'skills');
   const skillsStats = lstatSync(skills, { throwIfNoEntry: false });
-  hash.update(`skills ${skillsStats === undefined ? '-' : skillsStats.isSymbolicLink() ? 'link' : skillsStats.isDirectory() ? 'folder' : 'file'}\0`);
-  const owners = listing(skills);
-  const folders = new Map<string, FolderStamp>();
-  const entries = owners.entries.map(([name, type]) => `${type}skills/${name}`);
-  hash.update(`${owners.text}\0`);
-  for (const owner of owners.folders) {
+  text += `skills ${skillsStats === undefined ? '-' : skillsStats.isSymbolicLink() ? 'link' : skillsStats.isDirectory() ? 'folder' : 'file'}\0`;
+  return { started, text, newest: newest.ms, owners: listing(skills) };
+}
+
+/**
+ * Stamp owner folders `owners` of `root` and every skill folder in them, with the listings of half
+ * `half` kept in `cacheDir` (read, then written again when anything was listed).
+ */
+export function stampOwners(root: string, cacheDir: string | undefined, half: 0 | 1, owners: readonly string[]): Map<string, OwnerStamp> {
+  const started = Date.now();
+  const listings = cacheDir === undefined ? undefined : readListings(cacheDir, root, half);
+  const skills = join(root, 'skills');
+  const stamps = new Map<string, OwnerStamp>();
+  for (const owner of owners) {
     const ownerDir = join(skills, owner);
     const repos = listing(ownerDir);
-    for (const [name, type] of repos.entries) entries.push(`${type}skills/${owner}/${name}`);
-    hash.update(`${owner}\0${repos.text}\0`);
-    for (const repo of repos.folders) {
-      // Every file of the folder, not only those the load parses: a skill's whole folder is published.
-      const folder = stampFolder(join(ownerDir, repo), listings);
+    const folders: OwnerStamp['folders'] = [];
+    // Every file of the folder, not only those the load parses: a skill's whole folder is published.
+    for (const repo of repos.folders) folders.push([repo, stampFolder(join(ownerDir, repo), listings)]);
+    stamps.set(owner, { text: repos.text, entries: repos.entries.map(([name, type]) => `${type}skills/${owner}/${name}`), folders });
+  }
+  if (cacheDir !== undefined && listings !== undefined && (listings.listed || listings.next.size !== listings.previous.size)) {
+    writeListings(cacheDir, root, half, listings, started);
+  }
+  return stamps;
+}
+
+/** The stamp of `root` from its top (`stampHead`) and every owner folder's stamps, in the listing's order. */
+function combineStamps(root: string, head: ReturnType<typeof stampHead>, owners: ReadonlyMap<string, OwnerStamp>): InputStamp {
+  const { started } = head;
+  const newest = { ms: head.newest };
+  const hash = createHash('sha256').update(`${FORMAT} ${VERSION}\0`).update(head.text);
+  // Folders by their listings and types, not their times: the build itself renames the change log
+  // into the content folder.
+  const folders = new Map<string, FolderStamp>();
+  const entries = head.owners.entries.map(([name, type]) => `${type}skills/${name}`);
+  hash.update(`${head.owners.text}\0`);
+  for (const owner of head.owners.folders) {
+    const stamp = owners.get(owner);
+    if (stamp === undefined) throw new Error(`owner folder skills/${owner} was not stamped`);
+    entries.push(...stamp.entries);
+    hash.update(`${owner}\0${stamp.text}\0`);
+    for (const [repo, folder] of stamp.folders) {
       folders.set(`skills/${owner}/${repo}`, folder);
       if (folder.newest > newest.ms) newest.ms = folder.newest;
       hash.update(`${folder.stamp}\0`);
     }
-  }
-  if (cacheDir !== undefined && listings !== undefined && (listings.listed || listings.next.size !== listings.previous.size)) {
-    writeListings(cacheDir, root, listings, started);
   }
   const logNewest = { ms: 0 };
   const log = stampOf(join(root, CHANGE_LOG_FILE), logNewest);
@@ -143,14 +214,14 @@ export function stampInputs(root: string, cacheDir?: string): InputStamp {
 
 const LISTINGS_FORMAT = 'skills-api-listings';
 
-function listingsFile(cacheDir: string, root: string): string {
-  return join(resolve(cacheDir), `listings-${sha256(root).slice(0, 16)}.ndjson`);
+function listingsFile(cacheDir: string, root: string, half: 0 | 1): string {
+  return join(resolve(cacheDir), `listings-${sha256(root).slice(0, 16)}-${half}.ndjson`);
 }
 
 /** The stored listings of content folder `root`'s skill folders (none when missing or damaged). */
-function readListings(cacheDir: string, root: string): Listings {
+function readListings(cacheDir: string, root: string, half: 0 | 1): Listings {
   const previous = new Map<string, Listing>();
-  const read = readCheckedLines(listingsFile(cacheDir, root), (header) => header.format === LISTINGS_FORMAT && header.version === VERSION && header.root === root, (line) => {
+  const read = readCheckedLines(listingsFile(cacheDir, root, half), (header) => header.format === LISTINGS_FORMAT && header.version === VERSION && header.root === root, (line) => {
     if (line === '') return;
     const [folder, stamp, newest, entries] = JSON.parse(line) as [string, string, number, [string, boolean][]];
     previous.set(folder, { stamp, newest, entries });
@@ -160,13 +231,13 @@ function readListings(cacheDir: string, root: string): Listings {
 }
 
 /** Keep the listings of folders settled before `started`. Never throws: without them every folder is listed. */
-function writeListings(cacheDir: string, root: string, listings: Listings, started: number): void {
+function writeListings(cacheDir: string, root: string, half: 0 | 1, listings: Listings, started: number): void {
   const lines: string[] = [];
   for (const [folder, { stamp, newest, entries }] of listings.next) {
     if (settledBefore(newest, started)) lines.push(`${JSON.stringify([folder, stamp, newest, entries])}\n`);
   }
   try {
-    writeCheckedFile(listingsFile(cacheDir, root), { format: LISTINGS_FORMAT, version: VERSION, root }, lines.join(''));
+    writeCheckedFile(listingsFile(cacheDir, root, half), { format: LISTINGS_FORMAT, version: VERSION, root }, lines.join(''));
   } catch {
     // Only slower next time.
   }

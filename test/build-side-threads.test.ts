@@ -13,9 +13,9 @@ import { describe, expect, it } from 'vitest';
 import { loadContent } from '../builder/load-content.ts';
 import { formatProblem } from '../builder/problems.ts';
 import { readTokenCache, tokenizeCorpus, writeTokenCache } from '../builder/search-corpus.ts';
-import { stampInputsInThread } from '../builder/stamp-thread.ts';
+import { stampInputsInThread, stampInputsInTwoThreads } from '../builder/stamp-thread.ts';
 import { readTokenCacheInThread } from '../builder/token-cache-thread.ts';
-import { stampInputs } from '../builder/up-to-date.ts';
+import { ownerHalf, stampInputs } from '../builder/up-to-date.ts';
 import { createContentFolder, skillJson, skillMd, type FileSpec } from './helpers/fixture-content.ts';
 import { cleanedAfterEach } from './helpers/scratch.ts';
 
@@ -56,6 +56,31 @@ describe('the stamps taken in a thread', () => {
     expect(theirs).toEqual(mine);
     expect(there.folders.size).toBe(12);
     expect(there.entries.split('\0')).toContain('lskills/linked-owner');
+  });
+});
+
+describe('the stamps taken half in a thread, half in the calling one', () => {
+  it('are the stamps taken in the calling thread, and see a change in either half', async () => {
+    const root = await oddContent();
+    const cacheDir = await scratch();
+    const owners = (await fs.readdir(join(root, 'skills'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+    // Both halves hold owner folders, so the thread's half is really stamped there.
+    expect(new Set(owners.map(ownerHalf))).toEqual(new Set([0, 1]));
+    const without = ({ started: _, ...rest }: ReturnType<typeof stampInputs>): Omit<ReturnType<typeof stampInputs>, 'started'> => rest;
+    const here = stampInputs(root, cacheDir);
+    const halves = await stampInputsInTwoThreads(root, cacheDir);
+    expect(without(halves)).toEqual(without(here));
+    // Again, with the listings each half kept.
+    expect(without(await stampInputsInTwoThreads(root, cacheDir))).toEqual(without(here));
+    for (const half of [0, 1]) {
+      const owner = owners.find((name) => ownerHalf(name) === half && name !== '.hidden')!;
+      const repo = (await fs.readdir(join(root, 'skills', owner), { withFileTypes: true })).find((e) => e.isDirectory())!.name;
+      await fs.appendFile(join(root, 'skills', owner, repo, 'SKILL.md'), '\nMore.\n');
+      const after = await stampInputsInTwoThreads(root, cacheDir);
+      expect(after.inputs).not.toBe(here.inputs);
+      expect(after.folders.get(`skills/${owner}/${repo}`)).not.toEqual(here.folders.get(`skills/${owner}/${repo}`));
+      expect(without(after)).toEqual(without(stampInputs(root, cacheDir)));
+    }
   });
 });
 
