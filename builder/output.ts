@@ -376,7 +376,11 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
   /** A path new to the output that folds to the key of another path of this build, as an error; undefined when none. */
   const foldCheck = (): Error | undefined => {
     if (fresh.length === 0 || record === undefined) return undefined;
+    // An ASCII path folds to a key of its own length: only those of a fresh key's length, and
+    // every path outside ASCII, are folded (a record holds hundreds of thousands of paths).
+    const lengths = new Set([...written.keys()].map((key) => key.length));
     for (const path of record.keys()) {
+      if (!lengths.has(path.length) && ASCII_ONLY.test(path)) continue;
       if (!inPlace!.has(path)) continue;
       const other = written.get(path.normalize('NFC').toLowerCase());
       if (other !== undefined) return new Error(`output path ${JSON.stringify(other)} written twice (also ${JSON.stringify(path)})`);
@@ -557,3 +561,6 @@ export function outputPathProblem(path: string): string | undefined {
   if (segments.some((s) => s === '' || s === '.')) return 'has an empty or . segment';
   return undefined;
 }
+
+/** A text of ASCII characters only, which NFC and lower-casing map one character to one. */
+const ASCII_ONLY = /^[\x00-\x7f]*$/;

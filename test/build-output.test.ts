@@ -219,6 +219,26 @@ describe('writeAtomically', () => {
     expect([...(await readTree(out)).keys()].sort()).toEqual(['a/Kept.json', 'a/old.json', MARKER].sort());
   });
 
+  it('in place, refuses a new path that folds to a kept one of another length (outside ASCII)', async () => {
+    const out = await outDir();
+    // Decomposed "é" and dotted "İ": NFC and lower-casing change their lengths.
+    const kept = ['a/e\u0301t\u00e9.json', 'a/\u0130x.json'];
+    const first = await writeAtomically(out, MARKER, async (w) => {
+      for (const path of kept) await w.emit(path, 1);
+      await w.emit(MARKER, {});
+    }, { record: true });
+    const record = first.stats.record!;
+    const keepAll = (w: OutputWriter): boolean => w.keep!(kept.map((path) => [path, record.get(path)!]));
+    for (const [fresh, other] of [['a/\u00e9t\u00e9.json', kept[0]], ['a/i\u0307x.json', kept[1]]] as const) {
+      expect(fresh.length).not.toBe(other.length);
+      await expect(writeAtomically(out, MARKER, async (w) => {
+        keepAll(w);
+        await w.emit(fresh, 2);
+        await w.emit(MARKER, {});
+      }, { inPlace: record })).rejects.toThrow(`output path ${JSON.stringify(fresh)} written twice (also ${JSON.stringify(other)})`);
+    }
+  });
+
   it('refuses values that are not JSON', async () => {
     const out = await outDir();
     await expect(writeAtomically(out, MARKER, async (w) => w.emit('x.json', undefined))).rejects.toThrow('value is not JSON');
