@@ -29,10 +29,10 @@ export function stampInputsInThread(root: string, cacheDir: string): Promise<Inp
 /**
  * `stampInputs(root, cacheDir)` with half of the owner folders stamped in a thread of its own
  * while this thread stamps the other half (up-to-date.ts `stampInputsInHalves`): for a build that
- * waits for the stamps. The same stamp; a thread that cannot be started or fails leaves its half
- * to this thread.
+ * waits for the stamps, with at least `minOwners` owner folders (default `SPLIT_OWNERS`). The same
+ * stamp; a thread that cannot be started or fails leaves its half to this thread.
  */
-export function stampInputsInTwoThreads(root: string, cacheDir: string): Promise<InputStamp> {
+export function stampInputsInTwoThreads(root: string, cacheDir: string, minOwners?: number): Promise<InputStamp> {
   return stampInputsInHalves(root, cacheDir, (owners) =>
     inThreadOrHere<StampMessage, Map<string, OwnerStamp>>(
       import.meta.url,
@@ -41,5 +41,6 @@ export function stampInputsInTwoThreads(root: string, cacheDir: string): Promise
       (message) => ('owners' in message ? { value: message.owners } : undefined),
       () => stampOwners(root, cacheDir, 1, owners),
     ),
+    minOwners,
   );
 }

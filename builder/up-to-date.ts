@@ -105,8 +105,7 @@ function listing(path: string): { text: string; folders: string[]; entries: (rea
  * only when their own stamp changed since the last stamping (builder/folder-stamp.ts `Listings`,
  * kept in `listings-<hash>-<half>.ndjson` there).
  */
-export function stampInputs(root: string, cacheDir?: string): InputStamp {
-  const head = stampHead(root);
+export function stampInputs(root: string, cacheDir?: string, head = stampHead(root)): InputStamp {
   const owners = new Map<string, OwnerStamp>();
   for (const half of HALVES) for (const [owner, stamp] of stampOwners(root, cacheDir, half, ownersIn(head.owners.folders, half))) owners.set(owner, stamp);
   return combineStamps(root, head, owners);
@@ -117,8 +116,10 @@ export function stampInputs(root: string, cacheDir?: string): InputStamp {
  * `other` (builder/stamp-thread.ts: in a thread of its own) at the same time: an `lstat` per file
  * keeps a core busy for seconds, and a second core halves it. The same stamp either way.
  */
-export async function stampInputsInHalves(root: string, cacheDir: string, other: (owners: string[]) => Promise<Map<string, OwnerStamp>>): Promise<InputStamp> {
+export async function stampInputsInHalves(root: string, cacheDir: string, other: (owners: string[]) => Promise<Map<string, OwnerStamp>>, minOwners = SPLIT_OWNERS): Promise<InputStamp> {
   const head = stampHead(root);
+  // A small content folder is stamped here faster than a thread starts.
+  if (head.owners.folders.length < minOwners) return stampInputs(root, cacheDir, head);
   const there = other(ownersIn(head.owners.folders, 1));
   // Started before this half, so that both run at once; its failure is the caller's to handle.
   there.catch(() => undefined);
@@ -126,6 +127,13 @@ export async function stampInputsInHalves(root: string, cacheDir: string, other:
   for (const [owner, stamp] of await there) here.set(owner, stamp);
   return combineStamps(root, head, here);
 }
+
+/**
+ * Fewer owner folders than this are stamped in one thread by `stampInputsInHalves`: about 10k
+ * skill folders, whose stamps take a few hundred milliseconds, about what starting a thread costs
+ * where it must load TypeScript.
+ */
+export const SPLIT_OWNERS = 4000;
 
 /** The two halves the owner folders are stamped in (`ownerHalf`). */
 const HALVES = [0, 1] as const;

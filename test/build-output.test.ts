@@ -222,7 +222,7 @@ describe('writeAtomically', () => {
   it('in place, refuses a new path that folds to a kept one of another length (outside ASCII)', async () => {
     const out = await outDir();
     // Decomposed "é" and dotted "İ": NFC and lower-casing change their lengths.
-    const kept = ['a/e\u0301t\u00e9.json', 'a/\u0130x.json'];
+    const kept = ['a/e\u0301t\u00e9.json', 'a/\u0130x.json'] as const;
     const first = await writeAtomically(out, MARKER, async (w) => {
       for (const path of kept) await w.emit(path, 1);
       await w.emit(MARKER, {});

@@ -68,15 +68,15 @@ describe('the stamps taken half in a thread, half in the calling one', () => {
     expect(new Set(owners.map(ownerHalf))).toEqual(new Set([0, 1]));
     const without = ({ started: _, ...rest }: ReturnType<typeof stampInputs>): Omit<ReturnType<typeof stampInputs>, 'started'> => rest;
     const here = stampInputs(root, cacheDir);
-    const halves = await stampInputsInTwoThreads(root, cacheDir);
+    const halves = await stampInputsInTwoThreads(root, cacheDir, 0);
     expect(without(halves)).toEqual(without(here));
     // Again, with the listings each half kept.
-    expect(without(await stampInputsInTwoThreads(root, cacheDir))).toEqual(without(here));
+    expect(without(await stampInputsInTwoThreads(root, cacheDir, 0))).toEqual(without(here));
     for (const half of [0, 1]) {
       const owner = owners.find((name) => ownerHalf(name) === half && name !== '.hidden')!;
       const repo = (await fs.readdir(join(root, 'skills', owner), { withFileTypes: true })).find((e) => e.isDirectory())!.name;
       await fs.appendFile(join(root, 'skills', owner, repo, 'SKILL.md'), '\nMore.\n');
-      const after = await stampInputsInTwoThreads(root, cacheDir);
+      const after = await stampInputsInTwoThreads(root, cacheDir, 0);
       expect(after.inputs).not.toBe(here.inputs);
       expect(after.folders.get(`skills/${owner}/${repo}`)).not.toEqual(here.folders.get(`skills/${owner}/${repo}`));
       expect(without(after)).toEqual(without(stampInputs(root, cacheDir)));
