@@ -246,6 +246,8 @@ function writeListings(cacheDir: string, root: string, half: 0 | 1, listings: Li
   }
   try {
     writeCheckedFile(listingsFile(cacheDir, root, half), { format: LISTINGS_FORMAT, version: VERSION, root }, lines.join(''));
+    // The one file of both halves that earlier versions kept, no longer read.
+    rmSync(join(resolve(cacheDir), `listings-${sha256(root).slice(0, 16)}.ndjson`), { force: true });
   } catch {
     // Only slower next time.
   }
