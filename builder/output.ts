@@ -358,7 +358,7 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
   // together (no two of them fold to one key): a path of that record is claimed by its exact
   // spelling (this build's record holds every path claimed so far, each set right after its
   // claim); only a path new to the output is folded, into `written` with the other new ones, and
-  // compared with the folded paths of the whole record when the writes settle (`foldCheck`).
+  // compared with the folded paths of the whole record when the writes settle (`foldedOntoKept`).
   const inPlace = changes?.previous;
   const fresh: string[] = [];
   const claimInPlace = (path: string, known = false): void => {
@@ -373,21 +373,6 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
     written.set(key, path);
     fresh.push(path);
   };
-  /** A path new to the output that folds to the key of another path of this build, as an error; undefined when none. */
-  const foldCheck = (): Error | undefined => {
-    if (fresh.length === 0 || record === undefined) return undefined;
-    // An ASCII path folds to a key of its own length: only those of a fresh key's length, and
-    // every path outside ASCII, are folded (a record holds hundreds of thousands of paths).
-    const lengths = new Set([...written.keys()].map((key) => key.length));
-    for (const path of record.keys()) {
-      if (!lengths.has(path.length) && ASCII_ONLY.test(path)) continue;
-      if (!inPlace!.has(path)) continue;
-      const other = written.get(path.normalize('NFC').toLowerCase());
-      if (other !== undefined) return new Error(`output path ${JSON.stringify(other)} written twice (also ${JSON.stringify(path)})`);
-    }
-    return undefined;
-  };
-
   const write = (path: string, data: string | Uint8Array): Promise<void> => {
     try {
       if (failure !== undefined) throw failure.error;
@@ -467,7 +452,7 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
     while (running.size > 0) await Promise.all(running);
     await disk.close();
     if (failure === undefined) {
-      const folded = foldCheck();
+      const folded = fresh.length === 0 || record === undefined ? undefined : foldedOntoKept(written, record, inPlace!);
       if (folded !== undefined) failure = { error: folded };
     }
     return failure;
@@ -559,6 +544,24 @@ export function outputPathProblem(path: string): string | undefined {
   const segments = path.split('/');
   if (segments.some((s) => s === '..')) return 'contains ..';
   if (segments.some((s) => s === '' || s === '.')) return 'has an empty or . segment';
+  return undefined;
+}
+
+/**
+ * A path new to an in-place build's output that folds to the key of a path of the live output
+ * this build claimed too, as an error; undefined when none. `fresh`: the new paths by their folded
+ * keys; `record`: every path this build claimed; `inPlace`: the live output's record.
+ */
+function foldedOntoKept(fresh: ReadonlyMap<string, string>, record: OutputRecord, inPlace: OutputRecord): Error | undefined {
+  // An ASCII path folds to a key of its own length: only those of a new key's length, and every
+  // path outside ASCII, are folded (a record holds hundreds of thousands of paths).
+  const lengths = new Set([...fresh.keys()].map((key) => key.length));
+  for (const path of record.keys()) {
+    if (!lengths.has(path.length) && ASCII_ONLY.test(path)) continue;
+    if (!inPlace.has(path)) continue;
+    const other = fresh.get(path.normalize('NFC').toLowerCase());
+    if (other !== undefined) return new Error(`output path ${JSON.stringify(other)} written twice (also ${JSON.stringify(path)})`);
+  }
   return undefined;
 }
 
