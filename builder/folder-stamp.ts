@@ -43,6 +43,8 @@ export interface Listing {
   stamp: string;
   newest: number;
   entries: [name: string, folder: boolean][];
+  /** An owner folder's (builder/up-to-date.ts): each entry's type, `l` a link, `d` a folder, `f` anything else, a character each. */
+  types?: string;
 }
 
 /** Stamp folder `abs` and everything below it (see the module comment). */
@@ -89,10 +91,9 @@ function walk(abs: string, relative: string, hash: Hash, newest: { ms: number },
 /** The entries of `folder`, sorted by name: from `listings` when the folder's stamp is the one seen there. */
 function list(folder: string, listings: Listings | undefined): [string, boolean][] | undefined {
   if (listings === undefined) return read(folder);
-  const stats = lstatSync(folder, { bigint: true, throwIfNoEntry: false });
-  if (stats === undefined || !stats.isDirectory()) return undefined;
-  const stamp = `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
-  const newest = Number((stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs) / 1_000_000n);
+  const own = folderOwnStamp(folder);
+  if (own === undefined) return undefined;
+  const { stamp, newest } = own;
   const known = listings.previous.get(folder);
   if (known !== undefined && known.stamp === stamp) {
     listings.next.set(folder, known);
@@ -115,4 +116,18 @@ function read(folder: string): [string, boolean][] | undefined {
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return entries.map((entry) => [entry.name, entry.isDirectory()]);
+}
+
+/**
+ * The stamp of folder `folder` itself (device, inode, modification and change times), which
+ * creating, removing or renaming an entry changes, with its newest time in milliseconds;
+ * undefined when it is no folder.
+ */
+export function folderOwnStamp(folder: string): { stamp: string; newest: number } | undefined {
+  const stats = lstatSync(folder, { bigint: true, throwIfNoEntry: false });
+  if (stats === undefined || !stats.isDirectory()) return undefined;
+  return {
+    stamp: `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`,
+    newest: Number((stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs) / 1_000_000n),
+  };
 }

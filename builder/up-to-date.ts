@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { cacheFiles } from './build-cache.ts';
 import { CHANGE_LOG_FILE } from './changes.ts';
-import { SETTLE_MS, settledBefore, stampFolder, type FolderStamp, type Listing, type Listings } from './folder-stamp.ts';
+import { SETTLE_MS, folderOwnStamp, settledBefore, stampFolder, type FolderStamp, type Listing, type Listings } from './folder-stamp.ts';
 import { readCheckedLines, writeCheckedFile } from './checked-file.ts';
 import type { Problem } from './model.ts';
 import { GENERATOR } from './package-info.ts';
@@ -98,6 +98,27 @@ function listing(path: string): { text: string; folders: string[]; entries: (rea
   } catch {
     return { text: '-', folders: [], entries: [] };
   }
+}
+
+/**
+ * `listing(folder)` of an owner folder, from `listings` when the folder's own stamp is the one
+ * seen there (as a skill folder's, builder/folder-stamp.ts), with each entry's type kept beside it.
+ */
+function ownerListing(folder: string, listings: Listings | undefined): ReturnType<typeof listing> {
+  const own = listings === undefined ? undefined : folderOwnStamp(folder);
+  if (listings === undefined || own === undefined) return listing(folder);
+  const known = listings.previous.get(folder);
+  if (known !== undefined && known.stamp === own.stamp && known.types?.length === known.entries.length) {
+    listings.next.set(folder, known);
+    const types = known.types;
+    const entries = known.entries.map(([name], i) => [name, types[i] as 'l' | 'd' | 'f'] as const);
+    return { text: entries.map(([name, type]) => `${name}/${type}`).join('\0'), folders: entries.filter(([, t]) => t === 'd').map(([name]) => name), entries };
+  }
+  const listed = listing(folder);
+  if (listed.text === '-') return listed;
+  listings.listed = true;
+  listings.next.set(folder, { ...own, entries: listed.entries.map(([name, type]) => [name, type === 'd']), types: listed.entries.map(([, type]) => type).join('') });
+  return listed;
 }
 
 /**
@@ -182,7 +203,7 @@ export function stampOwners(root: string, cacheDir: string | undefined, half: 0 
   const stamps = new Map<string, OwnerStamp>();
   for (const owner of owners) {
     const ownerDir = join(skills, owner);
-    const repos = listing(ownerDir);
+    const repos = ownerListing(ownerDir, listings);
     const folders: OwnerStamp['folders'] = [];
     // Every file of the folder, not only those the load parses: a skill's whole folder is published.
     for (const repo of repos.folders) folders.push([repo, stampFolder(join(ownerDir, repo), listings)]);
@@ -231,8 +252,8 @@ function readListings(cacheDir: string, root: string, half: 0 | 1): Listings {
   const previous = new Map<string, Listing>();
   const read = readCheckedLines(listingsFile(cacheDir, root, half), (header) => header.format === LISTINGS_FORMAT && header.version === VERSION && header.root === root, (line) => {
     if (line === '') return;
-    const [folder, stamp, newest, entries] = JSON.parse(line) as [string, string, number, [string, boolean][]];
-    previous.set(folder, { stamp, newest, entries });
+    const [folder, stamp, newest, entries, types] = JSON.parse(line) as [string, string, number, [string, boolean][], string?];
+    previous.set(folder, { stamp, newest, entries, ...(types === undefined ? {} : { types }) });
   });
   if (read === undefined) previous.clear();
   return { previous, next: new Map(), listed: false };
@@ -241,8 +262,8 @@ function readListings(cacheDir: string, root: string, half: 0 | 1): Listings {
 /** Keep the listings of folders settled before `started`. Never throws: without them every folder is listed. */
 function writeListings(cacheDir: string, root: string, half: 0 | 1, listings: Listings, started: number): void {
   const lines: string[] = [];
-  for (const [folder, { stamp, newest, entries }] of listings.next) {
-    if (settledBefore(newest, started)) lines.push(`${JSON.stringify([folder, stamp, newest, entries])}\n`);
+  for (const [folder, { stamp, newest, entries, types }] of listings.next) {
+    if (settledBefore(newest, started)) lines.push(`${JSON.stringify(types === undefined ? [folder, stamp, newest, entries] : [folder, stamp, newest, entries, types])}\n`);
   }
   try {
     writeCheckedFile(listingsFile(cacheDir, root, half), { format: LISTINGS_FORMAT, version: VERSION, root }, lines.join(''));

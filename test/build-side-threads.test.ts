@@ -84,6 +84,34 @@ describe('the stamps taken half in a thread, half in the calling one', () => {
   });
 });
 
+describe('the listings kept for the next stamping', () => {
+  it("keep owner folders' listings with their entries' types, and list an owner folder again once it changed", async () => {
+    const root = await oddContent();
+    const cacheDir = await scratch();
+    // Only listings of folders settled before the stamping are kept.
+    for (let i = 0; i < 100 && !stampInputs(root).settled; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    const first = stampInputs(root, cacheDir);
+    expect(first.settled).toBe(true);
+    const kept = (await fs.readdir(cacheDir)).filter((name) => name.startsWith('listings-'));
+    expect(kept.length).toBe(2);
+    const lines = kept.flatMap((name) => readFileSync(join(cacheDir, name), 'utf8').split('\n').slice(1).filter(Boolean)).map((line) => JSON.parse(line) as unknown[]);
+    const owner = lines.find(([folder]) => folder === join(root, 'skills', 'a'));
+    // Entries a, then their types: `linked` is a link, `README.md` a file.
+    expect(owner?.[4]).toBe((owner?.[3] as [string, boolean][]).map(([name, folder]) => (name === 'linked' ? 'l' : folder ? 'd' : 'f')).join(''));
+    expect((owner?.[4] as string).includes('l')).toBe(true);
+    const without = ({ started: _, ...rest }: ReturnType<typeof stampInputs>): Omit<ReturnType<typeof stampInputs>, 'started'> => rest;
+    expect(without(stampInputs(root, cacheDir))).toEqual(without(first));
+    // A new skill folder changes its owner folder's own stamp: listed again, not taken from the kept listing.
+    await fs.mkdir(join(root, 'skills', 'a', 'new-tool'));
+    await fs.writeFile(join(root, 'skills', 'a', 'new-tool', 'SKILL.md'), skillMd({ name: 'New', description: 'New.' }));
+    const after = stampInputs(root, cacheDir);
+    expect(after.folders.has('skills/a/new-tool')).toBe(true);
+    expect(after.entries.split('\0')).toContain('dskills/a/new-tool');
+    expect(after.inputs).not.toBe(first.inputs);
+    expect(without(after)).toEqual(without(stampInputs(root)));
+  });
+});
+
 describe("discovery from the stamps' listings", () => {
   it('finds the same skill folders, links and problems as listing the folder again', async () => {
     const root = await oddContent();
