@@ -135,8 +135,8 @@ export function stampInputs(root: string, cacheDir?: string, head = stampHead(ro
 /**
  * `stampInputs`, the owner folders of one half (`ownerHalf`) stamped here and the other's by
  * `other` (builder/stamp-thread.ts: in a thread of its own) at the same time: an `lstat` per file
- * keeps a core busy for seconds, and a second core takes a share (here 6.0 s became 4.5 s at
- * 100k skills). The same stamp either way.
+ * keeps a core busy for seconds, and a second core takes a share of it (BENCHMARKS.md). The same
+ * stamp either way.
  */
 export async function stampInputsInHalves(root: string, cacheDir: string, other: (owners: string[]) => Promise<Map<string, OwnerStamp>>, minOwners = SPLIT_OWNERS): Promise<InputStamp> {
   const head = stampHead(root);
