@@ -308,7 +308,8 @@ function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, bui
   });
   // Only when the build cannot be answered from a record (none kept): the caches are then read
   // for sure. With a record, reading them beside the stamps slows the answer when nothing changed
-  // (a second core is not always free), so the stamps come first, here, as the only work.
+  // (a second core is not always free), so the stamps come first, here, as the only work (half of
+  // them in a thread beside when the content folder is large, builder/stamp-thread.ts).
   const threaded = !hasRecord(cacheDir, root, out);
   return { root, key, threaded, stamping: threaded ? stampInputsInThread(root, cacheDir) : stampInputsInTwoThreads(root, cacheDir) };
 }

@@ -360,7 +360,6 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
   // claim); only a path new to the output is folded, into `written` with the other new ones, and
   // compared with the folded paths of the whole record when the writes settle (`foldedOntoKept`).
   const inPlace = changes?.previous;
-  const fresh: string[] = [];
   const claimInPlace = (path: string, known = false): void => {
     if (record!.has(path)) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(path)})`);
     if (known || inPlace!.has(path)) {
@@ -371,7 +370,6 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
     const previous = written.get(key);
     if (previous !== undefined) throw new Error(`output path ${JSON.stringify(path)} written twice (also ${JSON.stringify(previous)})`);
     written.set(key, path);
-    fresh.push(path);
   };
   const write = (path: string, data: string | Uint8Array): Promise<void> => {
     try {
@@ -452,7 +450,8 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
     while (running.size > 0) await Promise.all(running);
     await disk.close();
     if (failure === undefined) {
-      const folded = fresh.length === 0 || record === undefined ? undefined : foldedOntoKept(written, record, inPlace!);
+      // In place, `written` holds only the paths new to the output.
+      const folded = inPlace === undefined || record === undefined || written.size === 0 ? undefined : foldedOntoKept(written, record, inPlace);
       if (folded !== undefined) failure = { error: folded };
     }
     return failure;

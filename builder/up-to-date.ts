@@ -90,29 +90,36 @@ function stampOf(path: string, newest: { ms: number }): string {
 }
 
 /** Names in folder `path` with their types, sorted; `-` when it cannot be listed. */
-function listing(path: string): { text: string; folders: string[]; entries: (readonly [name: string, type: 'l' | 'd' | 'f'])[] } {
+function listing(path: string): FolderListing {
   try {
     const entries = readdirSync(path, { withFileTypes: true }).map((e) => [e.name, e.isSymbolicLink() ? 'l' : e.isDirectory() ? 'd' : 'f'] as const);
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return { text: entries.map(([name, type]) => `${name}/${type}`).join('\0'), folders: entries.filter(([, t]) => t === 'd').map(([name]) => name), entries };
+    return listingOf(entries);
   } catch {
     return { text: '-', folders: [], entries: [] };
   }
+}
+
+/** A folder's entries with their types, sorted by name, as `listing` gives them. */
+type FolderListing = { text: string; folders: string[]; entries: (readonly [name: string, type: 'l' | 'd' | 'f'])[] };
+
+/** The listing of sorted `entries`: its text, its folders, the entries. */
+function listingOf(entries: FolderListing['entries']): FolderListing {
+  return { text: entries.map(([name, type]) => `${name}/${type}`).join('\0'), folders: entries.filter(([, t]) => t === 'd').map(([name]) => name), entries };
 }
 
 /**
  * `listing(folder)` of an owner folder, from `listings` when the folder's own stamp is the one
  * seen there (as a skill folder's, builder/folder-stamp.ts), with each entry's type kept beside it.
  */
-function ownerListing(folder: string, listings: Listings | undefined): ReturnType<typeof listing> {
+function ownerListing(folder: string, listings: Listings | undefined): FolderListing {
   const own = listings === undefined ? undefined : folderOwnStamp(folder);
   if (listings === undefined || own === undefined) return listing(folder);
   const known = listings.previous.get(folder);
   if (known !== undefined && known.stamp === own.stamp && known.types?.length === known.entries.length) {
     listings.next.set(folder, known);
     const types = known.types;
-    const entries = known.entries.map(([name], i) => [name, types[i] as 'l' | 'd' | 'f'] as const);
-    return { text: entries.map(([name, type]) => `${name}/${type}`).join('\0'), folders: entries.filter(([, t]) => t === 'd').map(([name]) => name), entries };
+    return listingOf(known.entries.map(([name], i) => [name, types[i] as 'l' | 'd' | 'f'] as const));
   }
   const listed = listing(folder);
   if (listed.text === '-') return listed;
@@ -182,7 +189,7 @@ export interface OwnerStamp {
 }
 
 /** The stamps of the content folder's top: categories.json, platforms.json, `skills/` and its listing. */
-function stampHead(root: string): { started: number; text: string; newest: number; owners: ReturnType<typeof listing> } {
+function stampHead(root: string): { started: number; text: string; newest: number; owners: FolderListing } {
   const started = Date.now();
   const newest = { ms: 0 };
   let text = '';
