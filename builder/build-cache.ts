@@ -38,6 +38,7 @@ import { deltaFile, readCheckedLines, readCheckedLinesWithDelta, writeCheckedFil
 import type { Problem, SkillRecord } from './model.ts';
 import type { SkillSignals } from './quality/index.ts';
 import { isDerived, knownDerived, type DerivedValues } from './record-memo.ts';
+import { Lru } from '../src/lru.ts';
 
 /** The parts of a record derived from the SKILL.md bytes, stored as `null` (`body`: its offset). */
 type FromSkillMd = 'raw' | 'sha' | 'size';
@@ -264,19 +265,63 @@ export function restoreRecord(record: StoredRecord, raw: string, sha: string, si
 }
 
 /**
- * The full record of a stored one whose SKILL.md text is read only when asked for (`read`, at
- * most once): `raw` and `body` are accessors in their places. An incremental build needs the text
- * of an unchanged skill only where nothing of it was kept (its detail, its search tokens, its
- * quality signals all were); the build sets fields on records in place rather than copy them.
+ * The full record of a stored one whose SKILL.md text is read only when asked for (`read`, see
+ * `withTextOnDemand`). An incremental build needs the text of an unchanged skill only where
+ * nothing of it was kept (its detail, its search tokens, its quality signals all were); the build
+ * sets fields on records in place rather than copy them.
  */
 export function restoreRecordLazily(record: StoredRecord, sha: string, size: number, read: () => string): SkillRecord {
-  const full = { ...record, body: '', raw: '', sha, size } as SkillRecord;
-  const offset = record.body;
-  let text: string | undefined;
-  const raw = (): string => (text ??= read());
-  Object.defineProperty(full, 'raw', { get: raw, enumerable: true, configurable: true });
-  Object.defineProperty(full, 'body', { get: () => raw().slice(offset), enumerable: true, configurable: true });
-  return full;
+  return withTextOnDemand({ ...record, body: '', raw: '', sha, size } as SkillRecord, record.body, read);
+}
+
+/**
+ * `record` with `raw` and `body` (the text from `offset` on) as accessors, in their places, that
+ * read its SKILL.md text with `read` when asked for, instead of holding it: 100k records would
+ * hold every SKILL.md of the directory from the load to the search index. The last texts read are
+ * kept a while (`recentTexts`), since a step reads a skill's `raw` and `body` together. `read`
+ * must give the text the record was made from or throw. A new object: accessors put on the record
+ * itself would turn its properties into a dictionary, several times the size (BENCHMARKS.md).
+ */
+export function withTextOnDemand(record: SkillRecord, offset: number, read: () => string): SkillRecord {
+  // Made in one step from descriptors: an object grown a key at a time turns into a dictionary too.
+  const descriptors = Object.getOwnPropertyDescriptors(record) as Record<string, PropertyDescriptor>;
+  descriptors.raw = { get: rawOnDemand, enumerable: true, configurable: true };
+  descriptors.body = { get: bodyOnDemand, enumerable: true, configurable: true };
+  const out = Object.create(Object.prototype, descriptors) as object;
+  // The SHA-256 of the bytes names the text: the same key is the same text, whichever build or record asks.
+  textSources.set(out, { key: `${record.sha}\0${record.dir}`, offset, read });
+  return out as unknown as SkillRecord;
+}
+
+/** Whether `record`'s text is read when asked for (`withTextOnDemand`) rather than held. */
+export function readsTextOnDemand(record: SkillRecord): boolean {
+  return textSources.has(record);
+}
+
+/** Where the records of `withTextOnDemand` read their text. */
+const textSources = new WeakMap<object, { key: string; offset: number; read: () => string }>();
+
+/** SKILL.md texts read lately by `withTextOnDemand`'s records, by SHA-256 and folder, up to this many characters in all. */
+const recentTexts = new Lru<string>(256 * 1024);
+
+// One getter for every record (each record's own would give each its own hidden class).
+function rawOnDemand(this: object): string {
+  return textOf(this);
+}
+
+function bodyOnDemand(this: object): string {
+  return textOf(this).slice(textSources.get(this)!.offset);
+}
+
+function textOf(record: object): string {
+  const source = textSources.get(record);
+  if (source === undefined) throw new Error('a skill record whose text is read on demand was copied by its prototype');
+  let text = recentTexts.get(source.key);
+  if (text === undefined) {
+    text = source.read();
+    recentTexts.set(source.key, text, text.length);
+  }
+  return text;
 }
 
 /** Stored signals as the quality pass made them (the sketch's bands as a typed array again). */

@@ -34,7 +34,7 @@ import {
   type SkillJson,
 } from './content-schemas.ts';
 import { changeLogBytes, withChangeLog } from './changes.ts';
-import { restoreRecord, restoreRecordLazily, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
+import { readsTextOnDemand, restoreRecord, restoreRecordLazily, withTextOnDemand, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
 import { seedDerived } from './record-memo.ts';
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from '../src/text/front-matter.ts';
 import { QualityPass } from './quality/pass.ts';
@@ -152,10 +152,13 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
     const result = loadSkill(context, candidate, collisions.get(candidate.dir) ?? []);
     problems.push(...result.problems);
     if (result.record !== undefined) {
-      skills.push(result.record);
       const signals = context.next.get(candidate.dir)?.signals;
       if (signals !== undefined) cachedSignals.set(result.record.id, signals);
       else quality?.add(result.record);
+      const record = releaseText(realRoot, result.record);
+      skills.push(record);
+      const entry = context.next.get(candidate.dir);
+      if (entry?.record === result.record) entry.record = record;
     } else skipped.push(candidate.dir);
   }
   skills.sort((a, b) => compareCodeUnits(a.id, b.id));
@@ -507,23 +510,79 @@ function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRec
   if (record === undefined) return { hash, problems };
   if (skill === undefined) return undefined;
   const read = (): string => {
-    let bytes: Buffer | undefined;
-    try {
-      // The folder may not have been checked by the load (see `loadSkill`).
-      const why = pathProblem(join(root, dir));
-      bytes = why === undefined ? readRegularFile(join(root, dir, 'SKILL.md')) : undefined;
-    } catch {
-      bytes = undefined;
-    }
-    const text = bytes === undefined || bytes.length !== skill.size ? undefined : decodeUtf8(bytes);
-    // Stamped unchanged when the load began: a SKILL.md changed since is this build's to refuse.
-    if (text === undefined) throw new Error(`${dir}/SKILL.md changed while building: build again`);
-    return text;
+    // The folder may not have been checked by the load (see `loadSkill`).
+    if (pathProblem(join(root, dir)) !== undefined) throw changedWhileBuilding(dir);
+    return readAgain(root, dir, skill.sha, skill.size);
   };
   const full = restoreRecordLazily(record, skill.sha, skill.size, read);
   // The values stored with the record are of the same record (builder/record-memo.ts).
   seedDerived(full, derived);
   return { hash, problems, record: full, skill, ...(signals === undefined ? {} : { signals }) };
+}
+
+/**
+ * A record just loaded that reads its SKILL.md text again when asked for instead of holding it
+ * (builder/build-cache.ts `withTextOnDemand`). The strings the record took from that text (its
+ * name, description, license and front matter) are copied first: a substring may hold the whole
+ * text it was cut from. A record restored by its stamp reads its text on demand already.
+ */
+function releaseText(root: string, record: SkillRecord): SkillRecord {
+  if (readsTextOnDemand(record)) return record;
+  const offset = record.raw.length - record.body.length;
+  record.name = ownCopy(record.name);
+  record.description = ownCopy(record.description);
+  record.license = ownCopy(record.license);
+  ownStrings(record.frontMatter);
+  const { dir, sha, size } = record;
+  return withTextOnDemand(record, offset, () => readAgain(root, dir, sha, size));
+}
+
+/** `text` with characters of its own (a JSON round trip keeps every string as it is, lone surrogates included). */
+function ownCopy(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
+/** Replace every string inside `value` (objects and arrays, in place) by `ownCopy` of it. */
+function ownStrings(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  const target = value as Record<string, unknown>;
+  for (const key of Object.keys(target)) {
+    const item = target[key];
+    if (typeof item === 'string') target[key] = ownCopy(item);
+    else ownStrings(item);
+  }
+}
+
+/**
+ * The text of `dir`/SKILL.md read again, when its bytes are still those loaded (size and SHA-256);
+ * a file changed since is this build's to refuse.
+ */
+function readAgain(root: string, dir: string, sha: string, size: number): string {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = readRegularFile(join(root, dir, 'SKILL.md'), undefined, undefined, scratchOf);
+  } catch {
+    bytes = undefined;
+  }
+  const same = bytes !== undefined && bytes.length === size && createHash('sha256').update(bytes).digest('hex') === sha;
+  const text = same ? decodeUtf8(bytes!) : undefined;
+  if (text === undefined) throw changedWhileBuilding(dir);
+  return text;
+}
+
+/**
+ * The buffer `readAgain` reads into, grown as needed: the text is decoded from it at once, and a
+ * buffer of its own per read would be 100k allocations outside the heap per step that reads texts.
+ */
+let scratch = Buffer.alloc(0);
+
+function scratchOf(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, 64 * 1024));
+  return scratch;
+}
+
+function changedWhileBuilding(dir: string): Error {
+  return new Error(`${dir}/SKILL.md changed while building: build again`);
 }
 
 /** Problems of the folder names themselves. */

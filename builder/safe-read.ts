@@ -42,11 +42,14 @@ export function lstatOrUndefinedSync(path: string): import('node:fs').Stats | un
  * in for the lstat: one listing per skill folder instead of one lstat per file. Without it (or
  * when the listing did not have the name) the file is lstat-ed.
  *
+ * `into`, when given, gives a buffer of at least the size asked for to read into (one the caller
+ * re-uses): the bytes returned are then a view of it, valid until it is read into again.
+ *
  * Synchronous on purpose: content files are small and usually cached, and a promise-based read
  * costs six thread-pool round trips (lstat, open, fstat, read, read, close) where these direct
  * system calls make one each, which on a busy machine dominates loading.
  */
-export function readRegularFile(path: string, limit = MAX_FILE_BYTES, entry?: Dirent): Buffer | undefined {
+export function readRegularFile(path: string, limit = MAX_FILE_BYTES, entry?: Dirent, into?: (size: number) => Buffer): Buffer | undefined {
   const stats = entry ?? lstatOrUndefinedSync(path);
   if (stats === undefined) return undefined;
   checkType(stats);
@@ -66,7 +69,7 @@ export function readRegularFile(path: string, limit = MAX_FILE_BYTES, entry?: Di
     checkSize(opened, limit);
     const size = opened.size;
     // One byte of room past the expected size tells a file that grew since the stat.
-    const buffer = Buffer.allocUnsafe(size + 1);
+    const buffer = into === undefined ? Buffer.allocUnsafe(size + 1) : into(size + 1).subarray(0, size + 1);
     let length = 0;
     while (length < buffer.length) {
       const bytesRead = readSync(fd, buffer, length, buffer.length - length, null);

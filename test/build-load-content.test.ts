@@ -147,6 +147,26 @@ describe('a valid content folder', () => {
   });
 });
 
+describe('a loaded record holds no SKILL.md text', () => {
+  it('reads the text again when asked for, and refuses bytes changed since the load', async () => {
+    const result = await load({}, 2);
+    const [first, second] = result.content.skills;
+    const path = (dir: string): string => join(result.folder.dir, dir, 'SKILL.md');
+    const text = await fs.readFile(path(first!.dir), 'utf8');
+    expect(first!.raw).toBe(text);
+    expect(text.endsWith(first!.body)).toBe(true);
+    // Accessors in their places: the record serializes as one holding its text.
+    expect(Object.keys(first!).indexOf('raw')).toBe(Object.keys(first!).indexOf('body') + 1);
+    expect(JSON.parse(JSON.stringify(first))).toMatchObject({ raw: text, body: first!.body, name: first!.name });
+    // The same size, other bytes: a record that held its text would not notice.
+    const before = await fs.readFile(path(second!.dir), 'utf8');
+    await fs.writeFile(path(second!.dir), before.replace('Does', 'Goes'));
+    expect((await fs.stat(path(second!.dir))).size).toBe(second!.size);
+    expect(() => second!.raw).toThrow(`${second!.dir}/SKILL.md changed while building: build again`);
+    expect(() => second!.body).toThrow('changed while building');
+  });
+});
+
 describe('SKILL.md problems reach the report with file and field', () => {
   it('executable front matter (docs/decisions.md H1) is reported and never run', async () => {
     const marker = join(await scratch(), 'ran');
