@@ -9,13 +9,23 @@
  * `NODE_OPTIONS`. Everything else is as in the calling thread: the same options (but
  * `onProgress`, relayed as messages), the same report, a `BuildError` with its problems.
  * The thread's side is cli/build-worker.ts.
+ *
+ * The old generation may grow to `BUILD_HEAP_GROWING_PERCENT` above what the last full collection
+ * left, instead of V8's own factor (up to four times it): a large build turns over gigabytes of
+ * short-lived text while it holds a few hundred megabytes, and the default let the garbage pile up
+ * to several times what it holds before collecting (BENCHMARKS.md). V8's flags are the process's,
+ * so it is set here, by the command line, never by the library's `runBuild`.
  */
 import type { BuildOptions, BuildReport } from '../builder/build.ts';
 import type { Problem } from '../builder/model.ts';
+import { setFlagsFromString } from 'node:v8';
 import { startWorker } from '../builder/threads.ts';
 
 /** Semi-space size of the build thread, in MiB (Node's default is 16; its young generation is three of them). */
 export const BUILD_SEMI_SPACE_MB = 128;
+
+/** How far the build thread's old generation grows past what its last full collection left, in percent. */
+export const BUILD_HEAP_GROWING_PERCENT = 50;
 
 /** What the build thread posts: its steps, then the report or the failure. */
 export type BuildMessage =
@@ -30,6 +40,7 @@ export type BuildMessage =
  */
 export function buildInThread(options: BuildOptions): Promise<BuildReport> {
   const { onProgress, ...data } = options;
+  setFlagsFromString(`--heap-growing-percent=${BUILD_HEAP_GROWING_PERCENT}`);
   const worker = startWorker(import.meta.url, 'build-worker', {
     workerData: data,
     resourceLimits: { maxYoungGenerationSizeMb: 3 * BUILD_SEMI_SPACE_MB },
