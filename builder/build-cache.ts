@@ -315,7 +315,7 @@ function bodyOnDemand(this: object): string {
 
 function textOf(record: object): string {
   const source = textSources.get(record);
-  if (source === undefined) throw new Error('a skill record whose text is read on demand was copied by its prototype');
+  if (source === undefined) throw new Error('the SKILL.md text of a skill record was asked of another object (one made with the record as its prototype)');
   let text = recentTexts.get(source.key);
   if (text === undefined) {
     text = source.read();

@@ -10,10 +10,11 @@
  * `onProgress`, relayed as messages), the same report, a `BuildError` with its problems.
  * The thread's side is cli/build-worker.ts.
  *
- * The old generation may grow to `BUILD_HEAP_GROWING_PERCENT` above what the last full collection
- * left, instead of V8's own factor (up to four times it): a large build turns over gigabytes of
- * short-lived text while it holds a few hundred megabytes, and the default let the garbage pile up
- * to several times what it holds before collecting (BENCHMARKS.md). V8's flags are the process's,
+ * The old generation may grow `BUILD_HEAP_GROWING_PERCENT` percent past what the last full
+ * collection left, instead of V8's own factor (up to four times it): a large build turns over
+ * gigabytes of short-lived text while it holds a few hundred megabytes, and the default let the
+ * garbage pile up to several times what it holds before collecting (BENCHMARKS.md). V8's flags
+ * are the process's,
  * so it is set here, by the command line, never by the library's `runBuild`.
  */
 import type { BuildOptions, BuildReport } from '../builder/build.ts';
