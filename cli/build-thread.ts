@@ -14,8 +14,7 @@
  * collection left, instead of V8's own factor (up to four times it): a large build turns over
  * gigabytes of short-lived text while it holds a few hundred megabytes, and the default let the
  * garbage pile up to several times what it holds before collecting (BENCHMARKS.md). V8's flags
- * are the process's,
- * so it is set here, by the command line, never by the library's `runBuild`.
+ * are the process's, so it is set here, by the command line, never by the library's `runBuild`.
  */
 import type { BuildOptions, BuildReport } from '../builder/build.ts';
 import type { Problem } from '../builder/model.ts';
