@@ -288,8 +288,8 @@ export function withTextOnDemand(record: SkillRecord, offset: number, read: () =
   descriptors.raw = { get: rawOnDemand, enumerable: true, configurable: true };
   descriptors.body = { get: bodyOnDemand, enumerable: true, configurable: true };
   const out = Object.create(Object.prototype, descriptors) as object;
-  // The SHA-256 of the bytes names the text: the same key is the same text, whichever build or record asks.
-  textSources.set(out, { key: `${record.sha}\0${record.dir}`, offset, read });
+  // A key of this record's own: a record made later of the same folder reads its file itself.
+  textSources.set(out, { key: String(++textRecords), offset, read });
   return out as unknown as SkillRecord;
 }
 
@@ -301,7 +301,10 @@ export function readsTextOnDemand(record: SkillRecord): boolean {
 /** Where the records of `withTextOnDemand` read their text. */
 const textSources = new WeakMap<object, { key: string; offset: number; read: () => string }>();
 
-/** SKILL.md texts read lately by `withTextOnDemand`'s records, by SHA-256 and folder, up to this many characters in all. */
+/** Records made by `withTextOnDemand` so far, which numbers them. */
+let textRecords = 0;
+
+/** SKILL.md texts read lately by `withTextOnDemand`'s records, by record, up to this many characters in all. */
 const recentTexts = new Lru<string>(256 * 1024);
 
 // One getter for every record (each record's own would give each its own hidden class).
