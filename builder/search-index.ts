@@ -332,13 +332,20 @@ async function writeTerms(corpus: Corpus, opt: Required<SearchIndexOptions>, put
   const count = new Int32Array(termCount);
   for (const tokens of corpus.tokens) for (let i = 0; i < tokens.length; i++) count[tokens[i]!]!++;
   const writer = new ChunkWriter(opt, put, putAs);
+  // One set of occurrence arrays for every range, sized for the largest: a range's arrays are
+  // garbage only once the collector sees them so, and a new set per range could hold two at once.
+  const ranges: Array<[number, number, number]> = [];
+  let most = 0;
   for (let from = 0; from < termCount; ) {
     let to = from;
     let n = 0;
     while (to < termCount && (to === from || n + count[to]! <= opt.occurrenceBatch)) n += count[to++]!;
-    await writeTermRange(corpus, from, to, count, n, opt, writer);
+    ranges.push([from, to, n]);
+    most = Math.max(most, n);
     from = to;
   }
+  const slots: Occurrences = { doc: new Int32Array(most), bit: new Uint8Array(most), position: new Int32Array(most) };
+  for (const [from, to] of ranges) await writeTermRange(corpus, from, to, count, slots, opt, writer);
   await writer.flush();
   return writer;
 }
@@ -364,27 +371,32 @@ export function placeOccurrence(k: number, d: number, i: number, starts: Int32Ar
   }
 }
 
+/** The occurrences of one range of terms, slot by slot: document, field bit, position in the field. */
+interface Occurrences {
+  doc: Int32Array;
+  bit: Uint8Array;
+  position: Int32Array;
+}
+
 /**
- * The terms in [from, to), `n` occurrences in all (`count` per term). One pass over the corpus
- * places each occurrence in its term's slots (a counting sort, so a term's occurrences come in
- * document, field and position order); then each term's run of slots gives its postings and
- * positions.
+ * The terms in [from, to), `count` occurrences each, placed in `slots` (room for all of them).
+ * One pass over the corpus places each occurrence in its term's slots (a counting sort, so a
+ * term's occurrences come in document, field and position order); then each term's run of slots
+ * gives its postings and positions.
  */
 async function writeTermRange(
   corpus: Corpus,
   from: number,
   to: number,
   count: Int32Array,
-  n: number,
+  slots: Occurrences,
   opt: Required<SearchIndexOptions>,
   writer: ChunkWriter,
 ): Promise<void> {
   // next[t - from]: the next free slot of term t.
   const next = new Int32Array(to - from);
   for (let t = from + 1; t < to; t++) next[t - from] = next[t - from - 1]! + count[t - 1]!;
-  const doc = new Int32Array(n);
-  const bit = new Uint8Array(n);
-  const position = new Int32Array(n);
+  const { doc, bit, position } = slots;
   // One flat loop per document (this runs over every token once per range).
   for (let d = 0; d < corpus.tokens.length; d++) {
     const tokens = corpus.tokens[d]!;

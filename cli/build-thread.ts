@@ -21,8 +21,12 @@ import type { Problem } from '../builder/model.ts';
 import { setFlagsFromString } from 'node:v8';
 import { startWorker } from '../builder/threads.ts';
 
-/** Semi-space size of the build thread, in MiB (Node's default is 16; its young generation is three of them). */
-export const BUILD_SEMI_SPACE_MB = 128;
+/**
+ * Semi-space size of the build thread, in MiB (Node's default is 16; its young generation is three
+ * of them). Two of them stay committed once grown, for the whole build: larger ones cost a large
+ * build's peak memory more than they save its collector (BENCHMARKS.md).
+ */
+export const BUILD_SEMI_SPACE_MB = 32;
 
 /** How far the build thread's old generation grows past what its last full collection left, in percent. */
 export const BUILD_HEAP_GROWING_PERCENT = 50;
