@@ -334,13 +334,13 @@ async function writeTerms(corpus: Corpus, opt: Required<SearchIndexOptions>, put
   const writer = new ChunkWriter(opt, put, putAs);
   // One set of occurrence arrays for every range, sized for the largest: a range's arrays are
   // garbage only once the collector sees them so, and a new set per range could hold two at once.
-  const ranges: Array<[number, number, number]> = [];
+  const ranges: Array<[number, number]> = [];
   let most = 0;
   for (let from = 0; from < termCount; ) {
     let to = from;
     let n = 0;
     while (to < termCount && (to === from || n + count[to]! <= opt.occurrenceBatch)) n += count[to++]!;
-    ranges.push([from, to, n]);
+    ranges.push([from, to]);
     most = Math.max(most, n);
     from = to;
   }
