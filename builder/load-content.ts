@@ -152,12 +152,11 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
     const result = loadSkill(context, candidate, collisions.get(candidate.dir) ?? []);
     problems.push(...result.problems);
     if (result.record !== undefined) {
-      const signals = context.next.get(candidate.dir)?.signals;
-      if (signals !== undefined) cachedSignals.set(result.record.id, signals);
+      const entry = context.next.get(candidate.dir);
+      if (entry?.signals !== undefined) cachedSignals.set(result.record.id, entry.signals);
       else quality?.add(result.record);
       const record = releaseText(realRoot, result.record);
       skills.push(record);
-      const entry = context.next.get(candidate.dir);
       if (entry?.record === result.record) entry.record = record;
     } else skipped.push(candidate.dir);
   }
