@@ -11,29 +11,22 @@
  * since the incremental build that wrote the output, nothing is read or written
  * (builder/up-to-date.ts). The change log in the content folder gets this build's changes right
  * before the swap or commit (builder/changes.ts).
+ *
+ * This module holds the entry and the no-change check; the work past it is builder/build-work.ts,
+ * loaded only when the check does not answer.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Manifest } from '../src/manifest.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
-import { defaultCacheDir, readLoadCache, writeLoadCache } from './build-cache.ts';
-import { GENERATOR } from './package-info.ts';
-import { emitChangePages, logBytesAfter, planChanges, readChangeLog, skippedSkillIds, withChangeLog, writeChangeLog } from './changes.ts';
-import { ATOM_FEED_PATH, JSON_FEED_PATH, atomFeed, jsonFeed } from './feeds.ts';
-import { loadContent } from './load-content.ts';
-import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
-import type { Problem, SkillRecord } from './model.ts';
-import { recoverOutput, writeAtomically, type OutputWriter } from './output.ts';
-import { outputCacheFile, readOutputRecord, readSkillFilesRecord, writeOutputRecord, writeSkillFilesRecord, type OutputRecord } from './output-record.ts';
-import { pageKeeper, readPageMemo, writePageMemo } from './page-memo.ts';
+import { defaultCacheDir } from './build-cache.ts';
+import type { BuildCheck } from './build-work.ts';
+import type { Problem } from './model.ts';
+import { recoverOutput } from './output.ts';
 import { formatProblem } from './problems.ts';
-import { buildSearchIndex } from './search-index.ts';
-import { normalizeBase, writeSite } from './site.ts';
-import { keepDetail, writeSkillFiles, type SkillFilesMemo } from './skill-output.ts';
-import { writeTree } from './write-tree.ts';
+import { normalizeBase } from './site.ts';
 import { stampInputsInThread, stampInputsInTwoThreads } from './stamp-thread.ts';
-import { readTokenCacheInThread } from './token-cache-thread.ts';
-import { buildCodeHash, buildKey, hasRecord, rememberBuild, stampLog, upToDate, type InputStamp } from './up-to-date.ts';
+import { SPLIT_OWNERS, buildKey, recordedFolders, upToDate, type InputStamp } from './up-to-date.ts';
 
 /** Options of `runBuild`. */
 export interface BuildOptions {
@@ -103,13 +96,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   const started = performance.now();
   await recoverOutput(options.outDir);
   const builtAt = builtAtFrom('sourceDateEpoch' in options ? options.sourceDateEpoch : process.env.SOURCE_DATE_EPOCH);
-  let files = 0;
-  let step = 'loading content';
-  const progress = (next: string): void => {
-    step = next;
-    options.onProgress?.(step, files);
-  };
-  progress('loading content');
+  options.onProgress?.('loading content', 0);
   const incremental = options.incremental === true;
   const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
   const out = resolve(options.outDir);
@@ -121,145 +108,20 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   // record, reading no skill and touching nothing. When there is no record to answer from, the
   // inputs are stamped in a thread of their own (builder/stamp-thread.ts) while the caches are read.
   const pending = incremental ? upToDateCheck(options, out, cacheDir, builtAt) : undefined;
-  let check: { root: string; key: string; stamp: InputStamp; log: string } | undefined;
-  const stamped = pending?.stamping.then((stamp) => {
-    check = { root: pending.root, key: pending.key, stamp, log: stamp.log };
-  });
-  // Awaited below; a build that fails before then must not leave its failure unhandled.
-  stamped?.catch(() => undefined);
+  const checked = pending === undefined ? Promise.resolve(undefined) : pending.stamping.then((stamp): BuildCheck => ({ root: pending.root, key: pending.key, stamp, log: stamp.log }));
+  // Awaited by the work; a build that fails before then must not leave its failure unhandled.
+  checked.catch(() => undefined);
   if (pending?.threaded === false) {
-    await stamped;
+    const check = await checked;
     const report = check === undefined ? undefined : upToDate(cacheDir, check.root, out, check.key, check.stamp);
     if (report !== undefined) {
-      progress('nothing changed since the last build');
+      options.onProgress?.('nothing changed since the last build', 0);
       return upToDateReport(report, out, started);
     }
   }
-  const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
-  // What the live output holds, file by file, when it is still the output the last incremental
-  // build left: then only changed files are written and committed in place (shared/commit-journal.ts).
-  const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
-  // Kept skills' files are only those a build of the same options and build code made.
-  const skillFilesRecord = outputRecord === undefined || pending === undefined ? undefined : readSkillFilesRecord(cacheDir, out, pending.key);
-  // List pages made of the same summaries are kept (builder/page-memo.ts); every page's input is remembered.
-  const pageMemo = outputRecord === undefined || pending === undefined ? undefined : readPageMemo(cacheDir, out, pending.key);
-  await stamped;
-  const pageInputs = incremental && check !== undefined ? new Map<string, string>() : undefined;
-  const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, {
-    previous,
-    quality: options.quality,
-    // The stamps the no-change check took, so each folder is stamped once.
-    ...(incremental ? { stamps: { started: check?.stamp.started ?? Date.now(), ...(check === undefined ? {} : { taken: check.stamp.folders, entries: check.stamp.entries }) } } : {}),
-  });
-  // A damaged change log is never skippable: it is the history mirrors follow (builder/changes.ts).
-  const { log, problems: logProblems } = readChangeLog(options.contentDir);
-  problems.push(...logProblems);
-  const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
-  if (problems.length > 0 && !(options.skipInvalid === true && skippable)) throw new BuildError(problems);
-  // What this build adds to the log, at the build's time; written just before the swap.
-  const appended = planChanges(log.entries, content.skills, skippedSkillIds(skipped), builtAt ?? new Date().toISOString());
-  const changes = [...log.entries, ...appended];
-  const logBytes = logBytesAfter(log, appended);
-  // Each skill's files and archive as the live output has them, kept where the skill folder's
-  // input hash is unchanged (incremental builds only).
-  const skillFiles: SkillFilesMemo | undefined = incremental && cache !== undefined
-    ? { previous: skillFilesRecord ?? new Map(), hashOf: (dir) => cache.skills.get(dir)?.hash, next: new Map(), kept: new Set(), keptDetails: new Set() }
-    : undefined;
-
-  // The search token cache is read and checked in a thread of its own while the skill files and
-  // the tree are made (builder/token-cache-thread.ts).
-  const tokenCacheFile = outputCacheFile(cacheDir, out, 'search-tokens', '.bin');
-  const tokenCache = incremental ? readTokenCacheInThread(tokenCacheFile, buildCodeHash()) : undefined;
-
-  const { result: manifest, stats } = await writeAtomically(options.outDir, MANIFEST_PATH, async (writer) => {
-    const emit: typeof writer.emit = (path, data) => {
-      if (++files % 1000 === 0) options.onProgress?.(step, files);
-      return writer.emit(path, data);
-    };
-    progress(`writing ${content.skills.length} skills, lists and categories`);
-    // writeTree emits the manifest too; it is written here instead, last, with the search entry
-    // and `builtAt` added.
-    // Each skill's files, archive and discovery indexes first: the details name the archive.
-    const withFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base, skillFiles);
-    const shared = cache?.shared;
-    const keptDetail = skillFiles === undefined || shared === undefined ? undefined : (skill: SkillRecord) => keepDetail(skillFiles, writer, skill, shared);
-    const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail, pageInputs === undefined ? undefined : pageKeeper(pageMemo, pageInputs, writer.keep));
-    progress('building the search index');
-    const keepSearch = searchKeeper(outputRecord, writer);
-    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: tokenCacheFile, code: buildCodeHash(), keep: keepSearch, ...(tokenCache === undefined ? {} : { large: tokenCache }) } : undefined);
-    const changeCount = await emitChangePages(changes, emit);
-    progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
-    if (options.site !== false) {
-      // The root copy rides in sw.js (read by the Service Worker before the manifest arrives)
-      // instead of the manifest, which every host's first request of any kind reads.
-      await writeSite(writer, { base: options.base, search });
-      search = { root: search.root };
-      const base = normalizeBase(options.base);
-      await writer.writeFile(JSON_FEED_PATH, jsonFeed(changes, content.skills, base));
-      await writer.writeFile(ATOM_FEED_PATH, atomFeed(changes, content.skills, base));
-    }
-    await writer.emit(OPENAPI_PATH, openApiDocument());
-    const final: Manifest = {
-      ...written,
-      search,
-      changes: changeCount,
-      ...(fingerprint === undefined ? {} : { contentHash: withChangeLog(fingerprint, logBytes) }),
-      ...(builtAt === undefined ? {} : { builtAt }),
-      generator: { name: GENERATOR.name, version: GENERATOR.version },
-    };
-    await writer.emit(MANIFEST_PATH, final);
-    return final;
-  }, {
-    reuse: incremental,
-    record: incremental,
-    ...(outputRecord === undefined ? {} : { inPlace: outputRecord }),
-    // The previous tree is all hard links into the new one (or gone): removing it is bookkeeping.
-    removeInBackground: incremental,
-    beforeSwap: async () => {
-      if (appended.length === 0) return;
-      await writeChangeLog(options.contentDir, log, logBytes);
-      if (check !== undefined) check.log = stampLog(check.root);
-    },
-  });
-  // After the swap: a build killed before this line leaves the older cache, which is keyed by
-  // input hashes and so never wrong. Records go over those read: a delta of what changed.
-  if (incremental && stats.record !== undefined) {
-    writeOutputRecord(cacheDir, out, stats.record, outputRecord, stats.changed);
-    if (skillFiles !== undefined && check !== undefined) writeSkillFilesRecord(cacheDir, out, skillFiles.next, stats.record, check.key, skillFilesRecord, (dir) => skillFiles.kept.has(dir) && skillFiles.keptDetails?.has(dir) === true);
-    if (pageInputs !== undefined && check !== undefined) writePageMemo(cacheDir, out, pageInputs, stats.record, check.key);
-  }
-  if (incremental && cache !== undefined) saveLoadCache(cacheDir, cache);
-  if (check !== undefined) {
-    rememberBuild(cacheDir, check.root, out, check.key, check.stamp, check.log, {
-      skills: content.skills.length, skipped, problems, files: stats.files, bytes: stats.bytes, folders: fromCacheTotal(cache),
-    });
-  }
-  return {
-    skills: content.skills.length,
-    skipped,
-    problems,
-    files: stats.files,
-    bytes: stats.bytes,
-    reused: stats.reused,
-    fromCache,
-    manifest,
-    ms: Math.round(performance.now() - started),
-  };
-}
-
-/** Search files the live output keeps (an in-place build): their names are hashes of their bytes. */
-function searchKeeper(outputRecord: OutputRecord | undefined, writer: OutputWriter): ((paths: string[]) => boolean) | undefined {
-  const keep = writer.keep;
-  if (outputRecord === undefined || keep === undefined) return undefined;
-  return (paths) => {
-    const files: Array<[string, string]> = [];
-    for (const path of paths) {
-      const key = outputRecord.get(path);
-      if (key === undefined) return false;
-      files.push([path, key]);
-    }
-    return keep.call(writer, files);
-  };
+  // The rest of the build's code is loaded only now: a build answered above never needs it.
+  const { buildAfterCheck } = await import('./build-work.ts');
+  return buildAfterCheck(options, { started, builtAt, incremental, cacheDir, out, key: pending?.key, checked });
 }
 
 /** The report of a build that found nothing changed (`upToDate`): the live output's manifest, untouched. */
@@ -267,20 +129,6 @@ function upToDateReport(report: NonNullable<ReturnType<typeof upToDate>>, out: s
   const manifest = JSON.parse(readFileSync(resolve(out, ...MANIFEST_PATH.split('/')), 'utf8')) as Manifest;
   const { folders, ...rest } = report;
   return { ...rest, reused: report.files, fromCache: folders, manifest, ms: Math.round(performance.now() - started) };
-}
-
-/** Write the load cache after the swap; a failure only costs the next build a full load. */
-function saveLoadCache(cacheDir: string, cache: Parameters<typeof writeLoadCache>[1]): void {
-  try {
-    writeLoadCache(cacheDir, cache);
-  } catch {
-    // The output is in place; without a cache the next build only loads everything again.
-  }
-}
-
-/** Skill folders a later build can re-use: every folder this load has a result of. */
-function fromCacheTotal(cache: { skills: ReadonlyMap<string, unknown> } | undefined): number {
-  return cache?.skills.size ?? 0;
 }
 
 /**
@@ -310,19 +158,12 @@ function upToDateCheck(options: BuildOptions, out: string, cacheDir: string, bui
   // for sure. With a record, reading them beside the stamps slows the answer when nothing changed
   // (a second core is not always free), so the stamps come first, here, as the only work (half of
   // them in a thread beside when the content folder is large, builder/stamp-thread.ts).
-  const threaded = !hasRecord(cacheDir, root, out);
-  return { root, key, threaded, stamping: threaded ? stampInputsInThread(root, cacheDir) : stampInputsInTwoThreads(root, cacheDir) };
-}
-
-/** The stored build cache of content folder `contentDir`, if any (a missing folder has none). */
-function readCacheOf(cacheDir: string, contentDir: string): ReturnType<typeof readLoadCache> {
-  let real: string;
-  try {
-    real = realpathSync.native(contentDir);
-  } catch {
-    return undefined;
-  }
-  return readLoadCache(cacheDir, real);
+  const folders = recordedFolders(cacheDir, root, out);
+  const threaded = folders === undefined;
+  // A record of at least as many skill folders as it takes owner folders to stamp in two threads:
+  // the second thread is started before the owner folders are listed.
+  const stamping = threaded ? stampInputsInThread(root, cacheDir) : stampInputsInTwoThreads(root, cacheDir, undefined, folders >= SPLIT_OWNERS);
+  return { root, key, threaded, stamping };
 }
 
 /** `SOURCE_DATE_EPOCH` (whole seconds) as an ISO timestamp; undefined when unset or empty. */

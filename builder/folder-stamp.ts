@@ -29,13 +29,88 @@ export interface FolderStamp {
  * Folder listings an earlier stamping saw, by folder, each with the folder's own stamp (device,
  * inode, modification and change times): a folder whose stamp is unchanged holds the same entries
  * (creating, removing or renaming an entry changes its folder's times), so it is not listed
- * again. `next` gets every listing this stamping used; only settled ones may be kept for later.
+ * again. `next` gets every listing this stamping used, as its line (`listingLine`), with its
+ * newest time in `newest` at the same index; only settled ones may be kept for later.
  */
 export interface Listings {
-  previous: ReadonlyMap<string, Listing>;
-  next: Map<string, Listing>;
+  previous: KeptListings;
+  next: string[];
+  newest: number[];
   /** Whether anything was listed (so `next` differs from `previous`). */
   listed: boolean;
+}
+
+/** Listings over the kept lines `lines` (`listingLine`), none by default, with nothing used yet. */
+export function listingsFrom(lines: readonly string[] = []): Listings {
+  return { previous: new KeptListings(lines), next: [], newest: [], listed: false };
+}
+
+/** Record that this stamping used the listing of line `line` (`listingLine`), newest time `newest`. */
+export function useListing(listings: Listings, line: string, newest: number): void {
+  listings.next.push(line);
+  listings.newest.push(newest);
+}
+
+/** The line a listing of `folder` is kept as: JSON of the folder, its stamp, newest time, entries and (an owner folder's) types. */
+export function listingLine(folder: string, { stamp, newest, entries, types }: Listing): string {
+  return JSON.stringify(types === undefined ? [folder, stamp, newest, entries] : [folder, stamp, newest, entries, types]);
+}
+
+/**
+ * The kept listings' lines, each parsed only when its folder is asked for. A stamping asks for
+ * folders in the order it kept them, so the line after the last one taken is tried first; only
+ * when a folder came or went are the lines indexed by folder. Parsing every line up front into
+ * a map held 150,000 listings for the whole stamping, and the collector copied them again and
+ * again (BENCHMARKS.md).
+ */
+export class KeptListings {
+  private readonly lines: readonly string[];
+  private at = 0;
+  private byFolder: Map<string, number> | undefined;
+
+  constructor(lines: readonly string[]) {
+    this.lines = lines;
+  }
+
+  /** How many listings are kept. */
+  get size(): number {
+    return this.lines.length;
+  }
+
+  /** The kept listing of `folder` with its line; undefined when none is kept (or its line is damaged). */
+  take(folder: string): { listing: Listing; line: string } | undefined {
+    let at = this.at;
+    if (at >= this.lines.length || !this.lines[at]!.startsWith(`[${JSON.stringify(folder)},`)) {
+      this.byFolder ??= this.index();
+      const found = this.byFolder.get(folder);
+      if (found === undefined) return undefined;
+      at = found;
+    }
+    this.at = at + 1;
+    const line = this.lines[at]!;
+    const listing = parseListing(line);
+    return listing === undefined ? undefined : { listing: listing[1], line };
+  }
+
+  private index(): Map<string, number> {
+    const byFolder = new Map<string, number>();
+    this.lines.forEach((line, i) => {
+      const listing = parseListing(line);
+      if (listing !== undefined) byFolder.set(listing[0], i);
+    });
+    return byFolder;
+  }
+}
+
+/** The folder and listing of a kept line; undefined when it is not one. */
+function parseListing(line: string): [folder: string, listing: Listing] | undefined {
+  try {
+    const [folder, stamp, newest, entries, types] = JSON.parse(line) as [string, string, number, [string, boolean][], string?];
+    if (typeof folder !== 'string' || typeof stamp !== 'string' || typeof newest !== 'number' || !Array.isArray(entries)) return undefined;
+    return [folder, { stamp, newest, entries, ...(typeof types === 'string' ? { types } : {}) }];
+  } catch {
+    return undefined;
+  }
 }
 
 /** One folder's entries (name and whether it is a folder), with the folder's stamp and newest time. */
@@ -94,15 +169,15 @@ function list(folder: string, listings: Listings | undefined): [string, boolean]
   const own = folderOwnStamp(folder);
   if (own === undefined) return undefined;
   const { stamp, newest } = own;
-  const known = listings.previous.get(folder);
-  if (known !== undefined && known.stamp === stamp) {
-    listings.next.set(folder, known);
-    return known.entries;
+  const known = listings.previous.take(folder);
+  if (known !== undefined && known.listing.stamp === stamp) {
+    useListing(listings, known.line, known.listing.newest);
+    return known.listing.entries;
   }
   const entries = read(folder);
   if (entries === undefined) return undefined;
   listings.listed = true;
-  listings.next.set(folder, { stamp, newest, entries });
+  useListing(listings, listingLine(folder, { stamp, newest, entries }), newest);
   return entries;
 }
 

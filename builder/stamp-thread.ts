@@ -6,11 +6,14 @@
  * busy for seconds, while reading and parsing the caches keeps the build's. The stamps are the
  * same either way; a thread that cannot be started or fails stamps in the calling thread instead.
  */
-import { inThreadOrHere } from './threads.ts';
-import { stampInputs, stampInputsInHalves, stampOwners, type InputStamp, type OwnerStamp } from './up-to-date.ts';
+import { inThreadOrHere, threadAwaitingWork } from './threads.ts';
+import { stampInputs, stampInputsInHalves, stampOwners, type HalfStamp, type InputStamp } from './up-to-date.ts';
 
-/** What the stamp thread posts: the stamp, the stamps of the owner folders it was given, or why it has none. */
-export type StampMessage = { stamp: InputStamp } | { owners: Map<string, OwnerStamp> } | { error: string };
+/**
+ * What the stamp thread posts: the stamp, the stamps of the owner folders it was given (their
+ * folders' stamps as JSON, up-to-date.ts `portableHalf`), or why it has none.
+ */
+export type StampMessage = { stamp: InputStamp } | { half: HalfStamp } | { error: string };
 
 /**
  * `stampInputs(root, cacheDir)` in a thread of its own; the same in this thread when the thread
@@ -30,17 +33,26 @@ export function stampInputsInThread(root: string, cacheDir: string): Promise<Inp
  * `stampInputs(root, cacheDir)` with half of the owner folders stamped in a thread of its own
  * while this thread stamps the other half (up-to-date.ts `stampInputsInHalves`): for a build that
  * waits for the stamps, with at least `minOwners` owner folders (default `SPLIT_OWNERS`). The same
- * stamp; a thread that cannot be started or fails leaves its half to this thread.
+ * stamp; a thread that cannot be started or fails leaves its half to this thread. With `early`
+ * (a content folder known to be large) the thread starts before the owner folders are listed, so
+ * that it has loaded its modules when its half is ready for it.
  */
-export function stampInputsInTwoThreads(root: string, cacheDir: string, minOwners?: number): Promise<InputStamp> {
-  return stampInputsInHalves(root, cacheDir, (owners) =>
-    inThreadOrHere<StampMessage, Map<string, OwnerStamp>>(
-      import.meta.url,
-      'stamp-worker',
-      { root, cacheDir, owners },
-      (message) => ('owners' in message ? { value: message.owners } : undefined),
-      () => stampOwners(root, cacheDir, 1, owners),
-    ),
+export function stampInputsInTwoThreads(root: string, cacheDir: string, minOwners?: number, early = false): Promise<InputStamp> {
+  const take = (message: StampMessage): { value: HalfStamp } | undefined => ('half' in message ? { value: message.half } : undefined);
+  const here = (owners: string[]): HalfStamp => stampOwners(root, cacheDir, 1, owners);
+  const ahead = early ? threadAwaitingWork(import.meta.url, 'stamp-worker', { root, cacheDir, ownersLater: true }, take, here) : undefined;
+  let given = false;
+  const stamping = stampInputsInHalves(
+    root,
+    cacheDir,
+    (owners) => {
+      given = true;
+      return ahead === undefined ? inThreadOrHere(import.meta.url, 'stamp-worker', { root, cacheDir, owners }, take, () => here(owners)) : ahead.give(owners);
+    },
     minOwners,
   );
+  // A content folder too small for two threads after all: the thread started ahead gets no work.
+  return stamping.finally(() => {
+    if (!given) ahead?.cancel();
+  });
 }

@@ -1,17 +1,24 @@
 /**
  * The thread side of builder/stamp-thread.ts: stamps the inputs of one content folder
  * (builder/up-to-date.ts `stampInputs`), or with `owners` only those owner folders (`stampOwners`,
- * the second half), and posts what it found, or the error that stopped it.
+ * the second half, given at the start or, when started ahead of them, as its one message), and
+ * posts what it found, or the error that stopped it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { stampInputs, stampOwners } from './up-to-date.ts';
+import { portableHalf, portableStamp, stampInputs, stampOwners } from './up-to-date.ts';
 import type { StampMessage } from './stamp-thread.ts';
 
-const { root, cacheDir, owners } = workerData as { root: string; cacheDir: string; owners?: string[] };
-let message: StampMessage;
-try {
-  message = owners === undefined ? { stamp: stampInputs(root, cacheDir) } : { owners: stampOwners(root, cacheDir, 1, owners) };
-} catch (error) {
-  message = { error: error instanceof Error ? error.message : String(error) };
+const { root, cacheDir, owners, ownersLater } = workerData as { root: string; cacheDir: string; owners?: string[]; ownersLater?: boolean };
+
+/** What the thread posts for owner folders `given`, or for the whole content folder without them. */
+function stamped(given: string[] | undefined): StampMessage {
+  try {
+    return given === undefined ? { stamp: portableStamp(stampInputs(root, cacheDir)) } : { half: portableHalf(stampOwners(root, cacheDir, 1, given)) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
 }
-parentPort!.postMessage(message);
+
+// Started ahead of its work (threads.ts `threadAwaitingWork`): the owner folders come as a message.
+if (ownersLater === true) parentPort!.once('message', (given: string[]) => parentPort!.postMessage(stamped(given)));
+else parentPort!.postMessage(stamped(owners));

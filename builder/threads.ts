@@ -60,3 +60,66 @@ export function inThreadOrHere<M, T>(base: string, name: string, workerData: unk
     worker.once('exit', () => settle(here));
   });
 }
+
+/** A worker thread started ahead of its work (`threadAwaitingWork`). */
+export interface ThreadAwaitingWork<I, T> {
+  /** Post `input` to the thread: its answer, or the calling thread's own when the thread cannot give one. */
+  give(input: I): Promise<T>;
+  /** Stop a thread that will get no work. */
+  cancel(): void;
+}
+
+/**
+ * The worker module `name` next to `base`, started now (with `workerData`) and given its work
+ * later, as a message (`give`): the answer `take` reads from its first message, or `here(input)`
+ * in the calling thread when the thread cannot start, fails, exits without a word, or `take`
+ * finds no answer in its message. For work whose input is known only after the time a thread
+ * takes to start (loading its modules), which the caller spends finding that input.
+ */
+export function threadAwaitingWork<I, M, T>(base: string, name: string, workerData: unknown, take: (message: M) => { value: T } | undefined, here: (input: I) => T): ThreadAwaitingWork<I, T> {
+  let worker: Worker | undefined;
+  try {
+    worker = startWorker(base, name, { workerData });
+  } catch {
+    worker = undefined;
+  }
+  let answer: { message: M } | undefined;
+  let ended = worker === undefined;
+  const waiting: Array<() => void> = [];
+  const wake = (): void => {
+    for (const settle of waiting.splice(0)) settle();
+  };
+  worker?.once('message', (message: M) => {
+    answer = { message };
+    wake();
+  });
+  const end = (): void => {
+    ended = true;
+    wake();
+  };
+  worker?.once('error', end);
+  worker?.once('exit', end);
+  return {
+    give(input) {
+      return new Promise<T>((resolve, reject) => {
+        const settle = (): void => {
+          try {
+            const taken = answer === undefined ? undefined : take(answer.message);
+            resolve(taken === undefined ? here(input) : taken.value);
+          } catch (error) {
+            reject(error as Error);
+          }
+        };
+        if (worker === undefined || ended || answer !== undefined) {
+          settle();
+          return;
+        }
+        waiting.push(settle);
+        worker.postMessage(input);
+      });
+    },
+    cancel() {
+      void worker?.terminate();
+    },
+  };
+}

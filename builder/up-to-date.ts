@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { cacheFiles } from './build-cache.ts';
 import { CHANGE_LOG_FILE } from './changes.ts';
-import { SETTLE_MS, folderOwnStamp, settledBefore, stampFolder, type FolderStamp, type Listing, type Listings } from './folder-stamp.ts';
+import { SETTLE_MS, folderOwnStamp, listingLine, listingsFrom, settledBefore, stampFolder, useListing, type FolderStamp, type Listings } from './folder-stamp.ts';
 import { readCheckedLines, writeCheckedFile } from './checked-file.ts';
 import type { Problem } from './model.ts';
 import { GENERATOR } from './package-info.ts';
@@ -57,7 +57,35 @@ export interface InputStamp {
   settled: boolean;
   /** When the stamps were taken (milliseconds since the epoch). */
   started: number;
-  /** Each skill folder's stamp (`skills/<owner>/<repo>`), for the load to re-use. */
+  /** The entries of `skills/` in order, each with its type (`d` folder, `l` link, `f` anything else). */
+  top: FolderListing['entries'];
+  /**
+   * The two halves' stamps (`ownerHalf`), each folder's stamp among them: only a build that goes
+   * on reads them, through `stampDetails`, so a build answered from its record never makes the
+   * map of every skill folder.
+   */
+  halves: [HalfStamp, HalfStamp];
+}
+
+/**
+ * The stamps of one half of the owner folders (`ownerHalf`): their digest and newest time, which
+ * the no-change check needs, and each owner folder's stamps, which only a build that goes on
+ * needs: as a map, or as its JSON when it came from another thread (one string crosses between
+ * threads in milliseconds, a map of 50,000 skill folders' stamps in a few hundred).
+ */
+export interface HalfStamp {
+  /** SHA-256 of the owner folders' listings and their skill folders' stamps, in order. */
+  digest: string;
+  /** How many owner folders were stamped. */
+  count: number;
+  /** The newest time below them, in milliseconds since the epoch. */
+  newest: number;
+  owners: Map<string, OwnerStamp> | string;
+}
+
+/** What the load re-uses of the stamps (`stampDetails`). */
+export interface StampDetails {
+  /** Each skill folder's stamp (`skills/<owner>/<repo>`). */
   folders: Map<string, FolderStamp>;
   /**
    * What the listings of `skills/` and of each owner folder in it (not a link) held, for the
@@ -115,16 +143,16 @@ function listingOf(entries: FolderListing['entries']): FolderListing {
 function ownerListing(folder: string, listings: Listings | undefined): FolderListing {
   const own = listings === undefined ? undefined : folderOwnStamp(folder);
   if (listings === undefined || own === undefined) return listing(folder);
-  const known = listings.previous.get(folder);
-  if (known !== undefined && known.stamp === own.stamp && known.types?.length === known.entries.length) {
-    listings.next.set(folder, known);
-    const types = known.types;
-    return listingOf(known.entries.map(([name], i) => [name, types[i] as 'l' | 'd' | 'f'] as const));
+  const known = listings.previous.take(folder);
+  const types = known?.listing.types;
+  if (known !== undefined && known.listing.stamp === own.stamp && types?.length === known.listing.entries.length) {
+    useListing(listings, known.line, known.listing.newest);
+    return listingOf(known.listing.entries.map(([name], i) => [name, types[i] as 'l' | 'd' | 'f'] as const));
   }
   const listed = listing(folder);
   if (listed.text === '-') return listed;
   listings.listed = true;
-  listings.next.set(folder, { ...own, entries: listed.entries.map(([name, type]) => [name, type === 'd']), types: listed.entries.map(([, type]) => type).join('') });
+  useListing(listings, listingLine(folder, { ...own, entries: listed.entries.map(([name, type]) => [name, type === 'd']), types: listed.entries.map(([, type]) => type).join('') }), own.newest);
   return listed;
 }
 
@@ -134,9 +162,8 @@ function ownerListing(folder: string, listings: Listings | undefined): FolderLis
  * kept in `listings-<hash>-<half>.ndjson` there).
  */
 export function stampInputs(root: string, cacheDir?: string, head = stampHead(root)): InputStamp {
-  const owners = new Map<string, OwnerStamp>();
-  for (const half of HALVES) for (const [owner, stamp] of stampOwners(root, cacheDir, half, ownersIn(head.owners.folders, half))) owners.set(owner, stamp);
-  return combineStamps(root, head, owners);
+  const halves = HALVES.map((half) => stampOwners(root, cacheDir, half, ownersIn(head.owners.folders, half))) as [HalfStamp, HalfStamp];
+  return combineStamps(root, head, halves);
 }
 
 /**
@@ -145,7 +172,7 @@ export function stampInputs(root: string, cacheDir?: string, head = stampHead(ro
  * keeps a core busy for seconds, and a second core takes a share of it (BENCHMARKS.md). The same
  * stamp either way.
  */
-export async function stampInputsInHalves(root: string, cacheDir: string, other: (owners: string[]) => Promise<Map<string, OwnerStamp>>, minOwners = SPLIT_OWNERS): Promise<InputStamp> {
+export async function stampInputsInHalves(root: string, cacheDir: string, other: (owners: string[]) => Promise<HalfStamp>, minOwners = SPLIT_OWNERS): Promise<InputStamp> {
   const head = stampHead(root);
   // A small content folder is stamped here faster than a thread starts.
   if (head.owners.folders.length < minOwners) return stampInputs(root, cacheDir, head);
@@ -153,8 +180,7 @@ export async function stampInputsInHalves(root: string, cacheDir: string, other:
   // Started before this half, so that both run at once; its failure is the caller's to handle.
   there.catch(() => undefined);
   const here = stampOwners(root, cacheDir, 0, ownersIn(head.owners.folders, 0));
-  for (const [owner, stamp] of await there) here.set(owner, stamp);
-  return combineStamps(root, head, here);
+  return combineStamps(root, head, [here, await there]);
 }
 
 /**
@@ -181,10 +207,9 @@ function ownersIn(owners: readonly string[], half: 0 | 1): string[] {
   return owners.filter((owner) => ownerHalf(owner) === half);
 }
 
-/** What stamping an owner folder gave: its listing, its entries as `InputStamp.entries` has them, and each skill folder's stamp. */
+/** What stamping an owner folder gave: its listing (`name/type` entries joined by NUL, `-` when unlisted) and each skill folder's stamp. */
 export interface OwnerStamp {
   text: string;
-  entries: string[];
   folders: Array<[repo: string, stamp: FolderStamp]>;
 }
 
@@ -204,49 +229,84 @@ function stampHead(root: string): { started: number; text: string; newest: numbe
  * Stamp owner folders `owners` of `root` and every skill folder in them, with the listings of half
  * `half` kept in `cacheDir` (read, then written again when anything was listed).
  */
-export function stampOwners(root: string, cacheDir: string | undefined, half: 0 | 1, owners: readonly string[]): Map<string, OwnerStamp> {
+export function stampOwners(root: string, cacheDir: string | undefined, half: 0 | 1, owners: readonly string[]): HalfStamp {
   const started = Date.now();
   const listings = cacheDir === undefined ? undefined : readListings(cacheDir, root, half);
   const skills = join(root, 'skills');
   const stamps = new Map<string, OwnerStamp>();
+  // Folders by their listings and types, not their times: the build itself renames the change log
+  // into the content folder.
+  const hash = createHash('sha256');
+  let newest = 0;
   for (const owner of owners) {
     const ownerDir = join(skills, owner);
     const repos = ownerListing(ownerDir, listings);
     const folders: OwnerStamp['folders'] = [];
+    hash.update(`${owner}\0${repos.text}\0`);
     // Every file of the folder, not only those the load parses: a skill's whole folder is published.
-    for (const repo of repos.folders) folders.push([repo, stampFolder(join(ownerDir, repo), listings)]);
-    stamps.set(owner, { text: repos.text, entries: repos.entries.map(([name, type]) => `${type}skills/${owner}/${name}`), folders });
-  }
-  if (cacheDir !== undefined && listings !== undefined && (listings.listed || listings.next.size !== listings.previous.size)) {
-    writeListings(cacheDir, root, half, listings, started);
-  }
-  return stamps;
-}
-
-/** The stamp of `root` from its top (`stampHead`) and every owner folder's stamps, in the listing's order. */
-function combineStamps(root: string, head: ReturnType<typeof stampHead>, owners: ReadonlyMap<string, OwnerStamp>): InputStamp {
-  const { started } = head;
-  const newest = { ms: head.newest };
-  const hash = createHash('sha256').update(`${FORMAT} ${VERSION}\0`).update(head.text);
-  // Folders by their listings and types, not their times: the build itself renames the change log
-  // into the content folder.
-  const folders = new Map<string, FolderStamp>();
-  const entries = head.owners.entries.map(([name, type]) => `${type}skills/${name}`);
-  hash.update(`${head.owners.text}\0`);
-  for (const owner of head.owners.folders) {
-    const stamp = owners.get(owner);
-    if (stamp === undefined) throw new Error(`owner folder skills/${owner} was not stamped`);
-    entries.push(...stamp.entries);
-    hash.update(`${owner}\0${stamp.text}\0`);
-    for (const [repo, folder] of stamp.folders) {
-      folders.set(`skills/${owner}/${repo}`, folder);
-      if (folder.newest > newest.ms) newest.ms = folder.newest;
+    for (const repo of repos.folders) {
+      const folder = stampFolder(join(ownerDir, repo), listings);
+      folders.push([repo, folder]);
+      if (folder.newest > newest) newest = folder.newest;
       hash.update(`${folder.stamp}\0`);
     }
+    stamps.set(owner, { text: repos.text, folders });
   }
+  if (cacheDir !== undefined && listings !== undefined && (listings.listed || listings.next.length !== listings.previous.size)) {
+    writeListings(cacheDir, root, half, listings, started);
+  }
+  return { digest: hash.digest('hex'), count: owners.length, newest, owners: stamps };
+}
+
+/** `half` with its owner folders' stamps as JSON, to be posted to another thread. */
+export function portableHalf(half: HalfStamp): HalfStamp {
+  return typeof half.owners === 'string' ? half : { ...half, owners: JSON.stringify([...half.owners]) };
+}
+
+/** The stamp of `root` from its top (`stampHead`) and both halves' stamps. */
+function combineStamps(root: string, head: ReturnType<typeof stampHead>, halves: [HalfStamp, HalfStamp]): InputStamp {
+  const { started } = head;
+  for (const half of HALVES) {
+    const expected = ownersIn(head.owners.folders, half).length;
+    if (halves[half].count !== expected) throw new Error(`half ${half} of the owner folders has ${halves[half].count} stamped, not ${expected}`);
+  }
+  const hash = createHash('sha256').update(`${FORMAT} ${VERSION}\0`).update(head.text).update(`${head.owners.text}\0`);
+  for (const half of halves) hash.update(`${half.digest}\0`);
+  const newest = Math.max(head.newest, halves[0].newest, halves[1].newest);
   const logNewest = { ms: 0 };
   const log = stampOf(join(root, CHANGE_LOG_FILE), logNewest);
-  return { inputs: hash.digest('hex'), log, settled: newest.ms < started - SETTLE_MS && logNewest.ms < started - SETTLE_MS, started, folders, entries: entries.join('\0') };
+  return { inputs: hash.digest('hex'), log, settled: newest < started - SETTLE_MS && logNewest.ms < started - SETTLE_MS, started, top: head.owners.entries, halves };
+}
+
+/** `stamp` with its halves as JSON, to be posted to another thread. */
+export function portableStamp(stamp: InputStamp): InputStamp {
+  return { ...stamp, halves: [portableHalf(stamp.halves[0]), portableHalf(stamp.halves[1])] };
+}
+
+const details = new WeakMap<InputStamp, StampDetails>();
+
+/** Each skill folder's stamp and the listings' entries of `stamp`, made once (`StampDetails`). */
+export function stampDetails(stamp: InputStamp): StampDetails {
+  const known = details.get(stamp);
+  if (known !== undefined) return known;
+  const halves = stamp.halves.map((half) => (typeof half.owners === 'string' ? new Map(JSON.parse(half.owners) as Array<[string, OwnerStamp]>) : half.owners));
+  const folders = new Map<string, FolderStamp>();
+  const entries = stamp.top.map(([name, type]) => `${type}skills/${name}`);
+  for (const [owner, type] of stamp.top) {
+    if (type !== 'd') continue;
+    const stamps = halves[ownerHalf(owner)]!.get(owner);
+    if (stamps === undefined) throw new Error(`owner folder skills/${owner} was not stamped`);
+    if (stamps.text !== '-' && stamps.text !== '') {
+      for (const entry of stamps.text.split('\0')) {
+        const slash = entry.lastIndexOf('/');
+        entries.push(`${entry.slice(slash + 1)}skills/${owner}/${entry.slice(0, slash)}`);
+      }
+    }
+    for (const [repo, folder] of stamps.folders) folders.set(`skills/${owner}/${repo}`, folder);
+  }
+  const made = { folders, entries: entries.join('\0') };
+  details.set(stamp, made);
+  return made;
 }
 
 const LISTINGS_FORMAT = 'skills-api-listings';
@@ -257,22 +317,19 @@ function listingsFile(cacheDir: string, root: string, half: 0 | 1): string {
 
 /** The stored listings of content folder `root`'s skill folders (none when missing or damaged). */
 function readListings(cacheDir: string, root: string, half: 0 | 1): Listings {
-  const previous = new Map<string, Listing>();
+  const lines: string[] = [];
   const read = readCheckedLines(listingsFile(cacheDir, root, half), (header) => header.format === LISTINGS_FORMAT && header.version === VERSION && header.root === root, (line) => {
-    if (line === '') return;
-    const [folder, stamp, newest, entries, types] = JSON.parse(line) as [string, string, number, [string, boolean][], string?];
-    previous.set(folder, { stamp, newest, entries, ...(types === undefined ? {} : { types }) });
+    if (line !== '') lines.push(line);
   });
-  if (read === undefined) previous.clear();
-  return { previous, next: new Map(), listed: false };
+  return listingsFrom(read === undefined ? [] : lines);
 }
 
 /** Keep the listings of folders settled before `started`. Never throws: without them every folder is listed. */
 function writeListings(cacheDir: string, root: string, half: 0 | 1, listings: Listings, started: number): void {
   const lines: string[] = [];
-  for (const [folder, { stamp, newest, entries, types }] of listings.next) {
-    if (settledBefore(newest, started)) lines.push(`${JSON.stringify(types === undefined ? [folder, stamp, newest, entries] : [folder, stamp, newest, entries, types])}\n`);
-  }
+  listings.next.forEach((line, i) => {
+    if (settledBefore(listings.newest[i]!, started)) lines.push(`${line}\n`);
+  });
   try {
     writeCheckedFile(listingsFile(cacheDir, root, half), { format: LISTINGS_FORMAT, version: VERSION, root }, lines.join(''));
     // The one file of both halves that earlier versions kept, no longer read.
@@ -331,16 +388,18 @@ export function upToDate(cacheDir: string, root: string, out: string, key: strin
 }
 
 /**
- * Whether the build that wrote `out` from `root` left a record of a kept format (`upToDate` may
- * answer); false when it left none (an unsettled build, another version, none yet): the build
- * then reads everything anyway.
+ * How many skill folders the build that wrote `out` from `root` had, when it left a record of a
+ * kept format (`upToDate` may answer); undefined when it left none (an unsettled build, another
+ * version, none yet): the build then reads everything anyway.
  */
-export function hasRecord(cacheDir: string, root: string, out: string): boolean {
+export function recordedFolders(cacheDir: string, root: string, out: string): number | undefined {
   try {
     const record = JSON.parse(readFileSync(recordFile(cacheDir, root, out), 'utf8')) as Partial<UpToDateRecord>;
-    return record.format === FORMAT && record.version === VERSION;
+    if (record.format !== FORMAT || record.version !== VERSION) return undefined;
+    const folders = record.report?.folders;
+    return typeof folders === 'number' ? folders : 0;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -15,11 +15,17 @@ import { formatProblem } from '../builder/problems.ts';
 import { readTokenCache, tokenizeCorpus, writeTokenCache } from '../builder/search-corpus.ts';
 import { stampInputsInThread, stampInputsInTwoThreads } from '../builder/stamp-thread.ts';
 import { readTokenCacheInThread } from '../builder/token-cache-thread.ts';
-import { ownerHalf, stampInputs } from '../builder/up-to-date.ts';
+import { ownerHalf, stampDetails, stampInputs, type InputStamp } from '../builder/up-to-date.ts';
 import { createContentFolder, skillJson, skillMd, type FileSpec } from './helpers/fixture-content.ts';
 import { cleanedAfterEach } from './helpers/scratch.ts';
 
 const { folders, scratch } = cleanedAfterEach('side-threads-');
+
+/** What a stamp says, wherever it was taken: its digests, whether settled, each folder's stamp and the listings. */
+function said(stamp: InputStamp): { inputs: string; log: string; settled: boolean; folders: Map<string, unknown>; entries: string } {
+  const { folders: stamped, entries } = stampDetails(stamp);
+  return { inputs: stamp.inputs, log: stamp.log, settled: stamp.settled, folders: stamped, entries };
+}
 
 /** A content folder of 7 valid skills plus links, files and dot folders where skill folders are expected. */
 async function oddContent(): Promise<string> {
@@ -51,11 +57,11 @@ describe('the stamps taken in a thread', () => {
     const cacheDir = await scratch();
     const here = stampInputs(root, cacheDir);
     const there = await stampInputsInThread(root, cacheDir);
-    const { started: _a, ...mine } = here;
-    const { started: _b, ...theirs } = there;
-    expect(theirs).toEqual(mine);
-    expect(there.folders.size).toBe(12);
-    expect(there.entries.split('\0')).toContain('lskills/linked-owner');
+    // The thread's halves arrive as JSON, and say the same.
+    expect(typeof there.halves[0].owners).toBe('string');
+    expect(said(there)).toEqual(said(here));
+    expect(stampDetails(there).folders.size).toBe(12);
+    expect(stampDetails(there).entries.split('\0')).toContain('lskills/linked-owner');
   });
 });
 
@@ -66,20 +72,24 @@ describe('the stamps taken half in a thread, half in the calling one', () => {
     const owners = (await fs.readdir(join(root, 'skills'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
     // Both halves hold owner folders, so the thread's half is really stamped there.
     expect(new Set(owners.map(ownerHalf))).toEqual(new Set([0, 1]));
-    const without = ({ started: _, ...rest }: ReturnType<typeof stampInputs>): Omit<ReturnType<typeof stampInputs>, 'started'> => rest;
     const here = stampInputs(root, cacheDir);
     const halves = await stampInputsInTwoThreads(root, cacheDir, 0);
-    expect(without(halves)).toEqual(without(here));
+    expect(typeof halves.halves[1].owners).toBe('string');
+    expect(said(halves)).toEqual(said(here));
     // Again, with the listings each half kept.
-    expect(without(await stampInputsInTwoThreads(root, cacheDir, 0))).toEqual(without(here));
+    expect(said(await stampInputsInTwoThreads(root, cacheDir, 0))).toEqual(said(here));
+    // The thread started before the owner folders are listed, then given its half.
+    expect(said(await stampInputsInTwoThreads(root, cacheDir, 0, true))).toEqual(said(here));
+    // Started ahead, then not needed (too few owner folders for two threads): the same stamp.
+    expect(said(await stampInputsInTwoThreads(root, cacheDir, 1000, true))).toEqual(said(here));
     for (const half of [0, 1]) {
       const owner = owners.find((name) => ownerHalf(name) === half && name !== '.hidden')!;
       const repo = (await fs.readdir(join(root, 'skills', owner), { withFileTypes: true })).find((e) => e.isDirectory())!.name;
       await fs.appendFile(join(root, 'skills', owner, repo, 'SKILL.md'), '\nMore.\n');
       const after = await stampInputsInTwoThreads(root, cacheDir, 0);
       expect(after.inputs).not.toBe(here.inputs);
-      expect(after.folders.get(`skills/${owner}/${repo}`)).not.toEqual(here.folders.get(`skills/${owner}/${repo}`));
-      expect(without(after)).toEqual(without(stampInputs(root, cacheDir)));
+      expect(stampDetails(after).folders.get(`skills/${owner}/${repo}`)).not.toEqual(stampDetails(here).folders.get(`skills/${owner}/${repo}`));
+      expect(said(after)).toEqual(said(stampInputs(root, cacheDir)));
     }
   });
 });
@@ -99,16 +109,15 @@ describe('the listings kept for the next stamping', () => {
     // Entries a, then their types: `linked` is a link, `README.md` a file.
     expect(owner?.[4]).toBe((owner?.[3] as [string, boolean][]).map(([name, folder]) => (name === 'linked' ? 'l' : folder ? 'd' : 'f')).join(''));
     expect((owner?.[4] as string).includes('l')).toBe(true);
-    const without = ({ started: _, ...rest }: ReturnType<typeof stampInputs>): Omit<ReturnType<typeof stampInputs>, 'started'> => rest;
-    expect(without(stampInputs(root, cacheDir))).toEqual(without(first));
+    expect(said(stampInputs(root, cacheDir))).toEqual(said(first));
     // A new skill folder changes its owner folder's own stamp: listed again, not taken from the kept listing.
     await fs.mkdir(join(root, 'skills', 'a', 'new-tool'));
     await fs.writeFile(join(root, 'skills', 'a', 'new-tool', 'SKILL.md'), skillMd({ name: 'New', description: 'New.' }));
     const after = stampInputs(root, cacheDir);
-    expect(after.folders.has('skills/a/new-tool')).toBe(true);
-    expect(after.entries.split('\0')).toContain('dskills/a/new-tool');
+    expect(stampDetails(after).folders.has('skills/a/new-tool')).toBe(true);
+    expect(stampDetails(after).entries.split('\0')).toContain('dskills/a/new-tool');
     expect(after.inputs).not.toBe(first.inputs);
-    expect(without(after)).toEqual(without(stampInputs(root)));
+    expect(said(after)).toEqual(said(stampInputs(root)));
   });
 });
 
@@ -117,7 +126,7 @@ describe("discovery from the stamps' listings", () => {
     const root = await oddContent();
     const listed = await loadContent(root, { quality: false });
     const stamp = stampInputs(root);
-    const fromStamps = await loadContent(root, { quality: false, stamps: { started: Date.now(), entries: stamp.entries } });
+    const fromStamps = await loadContent(root, { quality: false, stamps: { started: Date.now(), entries: stampDetails(stamp).entries } });
     expect(fromStamps.problems.map(formatProblem)).toEqual(listed.problems.map(formatProblem));
     expect(fromStamps.problems.map(formatProblem).slice(0, 2)).toEqual(['skills/a/linked: is a symbolic link, not followed', 'skills/linked-owner: is a symbolic link, not followed']);
     expect(fromStamps.skipped).toEqual(listed.skipped);
@@ -131,7 +140,7 @@ describe("discovery from the stamps' listings", () => {
     const folder = await createContentFolder({ skills: 0, files: { skills: null } });
     folders.push(folder);
     const root = realpathSync(folder.dir);
-    const result = await loadContent(root, { quality: false, stamps: { started: Date.now(), entries: stampInputs(root).entries } });
+    const result = await loadContent(root, { quality: false, stamps: { started: Date.now(), entries: stampDetails(stampInputs(root)).entries } });
     expect(result.problems.map(formatProblem)).toEqual(['skills: missing: expected skills/<owner>/<repo>/ folders']);
   });
 });

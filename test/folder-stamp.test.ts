@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLoadCache, writeLoadCache, type LoadCache, type StoredRecord } from '../builder/build-cache.ts';
-import { SETTLE_MS, settledBefore, stampFolder, type Listings } from '../builder/folder-stamp.ts';
+import { KeptListings, SETTLE_MS, listingLine, listingsFrom, settledBefore, stampFolder, type Listings } from '../builder/folder-stamp.ts';
 import { loadContent } from '../builder/load-content.ts';
 import type { SkillRecord } from '../builder/model.ts';
 
@@ -73,15 +73,16 @@ describe('a stamping with the listings of an earlier one', () => {
     await mkdir(join(dir, 'scripts'), { recursive: true });
     await writeFile(join(dir, 'SKILL.md'), '---\nname: listed\n---\nBody.\n');
     await writeFile(join(dir, 'scripts', 'run.sh'), 'echo one\n');
-    const first: Listings = { previous: new Map(), next: new Map(), listed: false };
+    const first = listingsFrom();
     const stamp = stampFolder(dir, first);
     expect(first.listed).toBe(true);
     expect(stamp.stamp).toBe(stampFolder(dir).stamp);
+    let kept = first.next;
     const step = (): { listings: Listings; stamp: string } => {
-      const listings: Listings = { previous: first.next, next: new Map(), listed: false };
+      const listings = listingsFrom(kept);
       const now = stampFolder(dir, listings).stamp;
       expect(now).toBe(stampFolder(dir).stamp); // the same as listing everything
-      first.next = listings.next;
+      kept = listings.next;
       return { listings, stamp: now };
     };
     const again = step();
@@ -101,6 +102,22 @@ describe('a stamping with the listings of an earlier one', () => {
     const removed = step();
     expect(removed.listings.listed).toBe(true);
     expect(removed.stamp).toBe(edited.stamp);
+  });
+});
+
+describe('the kept listings', () => {
+  it('are found in the order they were kept, and out of it when folders came or went', () => {
+    const listing = (name: string): string => listingLine(`/c/skills/${name}`, { stamp: `s-${name}`, newest: 1, entries: [[`${name}.md`, false]] });
+    const kept = new KeptListings([listing('a'), listing('b'), listing('c"q'), listing('d'), 'not a listing']);
+    expect(kept.size).toBe(5);
+    expect(kept.take('/c/skills/a')?.listing).toEqual({ stamp: 's-a', newest: 1, entries: [['a.md', false]] });
+    // b is gone: c"q is found all the same, then d right after it.
+    expect(kept.take('/c/skills/c"q')?.listing.stamp).toBe('s-c"q');
+    expect(kept.take('/c/skills/new')).toBeUndefined();
+    expect(kept.take('/c/skills/d')?.line).toBe(listing('d'));
+    // Asked for again, or for one passed over.
+    expect(kept.take('/c/skills/b')?.listing.stamp).toBe('s-b');
+    expect(kept.take('/c/skills/a')?.listing.stamp).toBe('s-a');
   });
 });
 
