@@ -60,8 +60,8 @@ export function listingLine(folder: string, { stamp, newest, entries, types }: L
  * The kept listings' lines, each parsed only when its folder is asked for. A stamping asks for
  * folders in the order it kept them, so the line after the last one taken is tried first; only
  * when a folder came or went are the lines indexed by folder. Parsing every line up front into
- * a map held 150,000 listings for the whole stamping, and the collector copied them again and
- * again (BENCHMARKS.md).
+ * a map held every listing for the whole stamping, and the collector copied them again and again
+ * (BENCHMARKS.md).
  */
 export class KeptListings {
   private readonly lines: readonly string[];

@@ -71,7 +71,7 @@ export interface InputStamp {
  * The stamps of one half of the owner folders (`ownerHalf`): their digest and newest time, which
  * the no-change check needs, and each owner folder's stamps, which only a build that goes on
  * needs: as a map, or as its JSON when it came from another thread (one string crosses between
- * threads in milliseconds, a map of 50,000 skill folders' stamps in a few hundred).
+ * threads far faster than a map of a large content folder's stamps, BENCHMARKS.md).
  */
 export interface HalfStamp {
   /** SHA-256 of the owner folders' listings and their skill folders' stamps, in order. */
