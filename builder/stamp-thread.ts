@@ -6,7 +6,7 @@
  * busy for seconds, while reading and parsing the caches keeps the build's. The stamps are the
  * same either way; a thread that cannot be started or fails stamps in the calling thread instead.
  */
-import { inThreadOrHere, threadAwaitingWork } from './threads.ts';
+import { inThreadOrHere, threadAwaitingWork, type ThreadAwaitingWork } from './threads.ts';
 import { stampInputs, stampInputsInHalves, stampOwners, type HalfStamp, type InputStamp } from './up-to-date.ts';
 
 /**
@@ -38,16 +38,22 @@ export function stampInputsInThread(root: string, cacheDir: string): Promise<Inp
  * that it has loaded its modules when its half is ready for it.
  */
 export function stampInputsInTwoThreads(root: string, cacheDir: string, minOwners?: number, early = false): Promise<InputStamp> {
-  const take = (message: StampMessage): { value: HalfStamp } | undefined => ('half' in message ? { value: message.half } : undefined);
-  const here = (owners: string[]): HalfStamp => stampOwners(root, cacheDir, 1, owners);
-  const ahead = early ? threadAwaitingWork(import.meta.url, 'stamp-worker', { root, cacheDir, ownersLater: true }, take, here) : undefined;
+  const start = (): ThreadAwaitingWork<string[], HalfStamp> =>
+    threadAwaitingWork<string[], StampMessage, HalfStamp>(
+      import.meta.url,
+      'stamp-worker',
+      { root, cacheDir, half: true },
+      (message) => ('half' in message ? { value: message.half } : undefined),
+      (owners) => stampOwners(root, cacheDir, 1, owners),
+    );
+  const ahead = early ? start() : undefined;
   let given = false;
   const stamping = stampInputsInHalves(
     root,
     cacheDir,
     (owners) => {
       given = true;
-      return ahead === undefined ? inThreadOrHere(import.meta.url, 'stamp-worker', { root, cacheDir, owners }, take, () => here(owners)) : ahead.give(owners);
+      return (ahead ?? start()).give(owners);
     },
     minOwners,
   );

@@ -1,14 +1,14 @@
 /**
  * The thread side of builder/stamp-thread.ts: stamps the inputs of one content folder
- * (builder/up-to-date.ts `stampInputs`), or with `owners` only those owner folders (`stampOwners`,
- * the second half, given at the start or, when started ahead of them, as its one message), and
- * posts what it found, or the error that stopped it.
+ * (builder/up-to-date.ts `stampInputs`), or with `half` only the owner folders it is then sent
+ * as its one message (`stampOwners`, the second half), and posts what it found, or the error that
+ * stopped it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { portableHalf, portableStamp, stampInputs, stampOwners } from './up-to-date.ts';
 import type { StampMessage } from './stamp-thread.ts';
 
-const { root, cacheDir, owners, ownersLater } = workerData as { root: string; cacheDir: string; owners?: string[]; ownersLater?: boolean };
+const { root, cacheDir, half } = workerData as { root: string; cacheDir: string; half?: boolean };
 
 /** What the thread posts for owner folders `given`, or for the whole content folder without them. */
 function stamped(given: string[] | undefined): StampMessage {
@@ -19,6 +19,6 @@ function stamped(given: string[] | undefined): StampMessage {
   }
 }
 
-// Started ahead of its work (threads.ts `threadAwaitingWork`): the owner folders come as a message.
-if (ownersLater === true) parentPort!.once('message', (given: string[]) => parentPort!.postMessage(stamped(given)));
-else parentPort!.postMessage(stamped(owners));
+// One half (threads.ts `threadAwaitingWork`): its owner folders come as the one message.
+if (half === true) parentPort!.once('message', (given: string[]) => parentPort!.postMessage(stamped(given)));
+else parentPort!.postMessage(stamped(undefined));

@@ -283,12 +283,8 @@ export function portableStamp(stamp: InputStamp): InputStamp {
   return { ...stamp, halves: [portableHalf(stamp.halves[0]), portableHalf(stamp.halves[1])] };
 }
 
-const details = new WeakMap<InputStamp, StampDetails>();
-
-/** Each skill folder's stamp and the listings' entries of `stamp`, made once (`StampDetails`). */
+/** Each skill folder's stamp and the listings' entries of `stamp` (`StampDetails`). */
 export function stampDetails(stamp: InputStamp): StampDetails {
-  const known = details.get(stamp);
-  if (known !== undefined) return known;
   const halves = stamp.halves.map((half) => (typeof half.owners === 'string' ? new Map(JSON.parse(half.owners) as Array<[string, OwnerStamp]>) : half.owners));
   const folders = new Map<string, FolderStamp>();
   const entries = stamp.top.map(([name, type]) => `${type}skills/${name}`);
@@ -304,9 +300,7 @@ export function stampDetails(stamp: InputStamp): StampDetails {
     }
     for (const [repo, folder] of stamps.folders) folders.set(`skills/${owner}/${repo}`, folder);
   }
-  const made = { folders, entries: entries.join('\0') };
-  details.set(stamp, made);
-  return made;
+  return { folders, entries: entries.join('\0') };
 }
 
 const LISTINGS_FORMAT = 'skills-api-listings';
