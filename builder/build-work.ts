@@ -10,7 +10,7 @@ import { MANIFEST_PATH } from '../src/paths.ts';
 import { BuildError, type BuildOptions, type BuildReport } from './build.ts';
 import { readLoadCache, writeLoadCache } from './build-cache.ts';
 import { GENERATOR } from './package-info.ts';
-import { emitChangePages, logBytesAfter, planChanges, readChangeLog, skippedSkillIds, withChangeLog, writeChangeLog } from './changes.ts';
+import { emitChangePages, logBytesAfter, planChanges, readChangeLog, readSoundPrefix, rememberSoundLog, skippedSkillIds, withChangeLog, writeChangeLog } from './changes.ts';
 import { ATOM_FEED_PATH, JSON_FEED_PATH, atomFeed, jsonFeed } from './feeds.ts';
 import type { FolderStamp } from './folder-stamp.ts';
 import { loadContent } from './load-content.ts';
@@ -77,7 +77,10 @@ export async function buildAfterCheck(options: BuildOptions, start: BuildStart):
     ...(incremental ? { stamps: { started: check?.stamp.started ?? Date.now(), ...(check === undefined ? {} : takenStamps(check.stamp)) } } : {}),
   });
   // A damaged change log is never skippable: it is the history mirrors follow (builder/changes.ts).
-  const { log, problems: logProblems } = readChangeLog(options.contentDir);
+  // An incremental build checks only the lines after those the last one left sound.
+  const contentRoot = incremental ? realContentDir(options.contentDir) : undefined;
+  const sound = contentRoot === undefined ? undefined : readSoundPrefix(cacheDir, contentRoot, buildCodeHash());
+  const { log, problems: logProblems } = readChangeLog(options.contentDir, sound);
   problems.push(...logProblems);
   const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
   if (problems.length > 0 && !(options.skipInvalid === true && skippable)) throw new BuildError(problems);
@@ -154,6 +157,7 @@ export async function buildAfterCheck(options: BuildOptions, start: BuildStart):
     if (pageInputs !== undefined && check !== undefined) writePageMemo(cacheDir, out, pageInputs, stats.record, check.key);
   }
   if (incremental && cache !== undefined) saveLoadCache(cacheDir, cache);
+  if (contentRoot !== undefined) rememberSoundLog(cacheDir, contentRoot, buildCodeHash(), logBytes, changes.length);
   if (check !== undefined) {
     rememberBuild(cacheDir, check.root, out, check.key, check.stamp, check.log, {
       skills: content.skills.length, skipped, problems, files: stats.files, bytes: stats.bytes, folders: fromCacheTotal(cache),
@@ -210,11 +214,15 @@ function takenStamps(stamp: InputStamp): { taken: Map<string, FolderStamp>; entr
 
 /** The stored build cache of content folder `contentDir`, if any (a missing folder has none). */
 function readCacheOf(cacheDir: string, contentDir: string): ReturnType<typeof readLoadCache> {
-  let real: string;
+  const real = realContentDir(contentDir);
+  return real === undefined ? undefined : readLoadCache(cacheDir, real);
+}
+
+/** The real path of content folder `contentDir`; undefined when it is missing. */
+function realContentDir(contentDir: string): string | undefined {
   try {
-    real = realpathSync.native(contentDir);
+    return realpathSync.native(contentDir);
   } catch {
     return undefined;
   }
-  return readLoadCache(cacheDir, real);
 }

@@ -13,10 +13,11 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { START_CURSOR } from '../src/changes.ts';
 import { CHANGES_PAGE_SIZE, OWNER_RE, REPO_RE, changesPagePath } from '../src/paths.ts';
 import type { ChangeEntry, ChangesResponse } from '../src/schemas.ts';
+import { readCheckedFile, writeCheckedFile } from './checked-file.ts';
 import type { Emit, Problem, SkillRecord } from './model.ts';
 import { derivedOf } from './record-memo.ts';
 import { isMissing } from './safe-read.ts';
@@ -84,12 +85,24 @@ export interface ChangeLog {
 }
 
 /**
+ * The first bytes of a log that an earlier build of the same build code read and found sound
+ * (`readSoundPrefix`): how many, their SHA-256 in hex and how many entries they hold.
+ */
+export interface SoundPrefix {
+  bytes: number;
+  sha256: string;
+  entries: number;
+}
+
+/**
  * Read and check `<contentDir>/changes.ndjson`. Any damage is a problem naming the file and the
  * line (never repaired: the history is what mirrors have seen): a line that is not one entry
  * object, a cursor that does not follow from the entries before it, a time earlier than the
  * previous entry's, an `added` of a skill the log holds, an `updated` or `removed` of one it does not.
+ * With `sound`, when the log still starts with exactly those bytes, their lines are only parsed:
+ * they were checked when those bytes were read before, and any edit of them changes their hash.
  */
-export function readChangeLog(contentDir: string): { log: ChangeLog; problems: Problem[] } {
+export function readChangeLog(contentDir: string, sound?: SoundPrefix): { log: ChangeLog; problems: Problem[] } {
   let bytes: Buffer;
   try {
     bytes = readFileSync(join(contentDir, CHANGE_LOG_FILE));
@@ -98,11 +111,13 @@ export function readChangeLog(contentDir: string): { log: ChangeLog; problems: P
     throw error;
   }
   const entries: ChangeEntry[] = [];
-  const live = new Map<string, string>();
   const text = bytes.toString('utf8');
   const lines = text.split('\n');
   // The file ends with a newline; what follows the last one is no line.
   if (lines.at(-1) === '') lines.pop();
+  const trusted = soundLines(bytes, sound, lines.length);
+  // Each id's last state, for the checks of the lines after the sound ones (made when one comes).
+  let live: Map<string, string> | undefined;
   for (const [i, line] of lines.entries()) {
     const fail = (message: string): { log: ChangeLog; problems: Problem[] } => ({
       log: { entries, bytes },
@@ -114,8 +129,13 @@ export function readChangeLog(contentDir: string): { log: ChangeLog; problems: P
     } catch {
       return fail('not a JSON object');
     }
-    const entry = asEntry(value);
+    const entry = asEntry(value, i < trusted);
     if (typeof entry === 'string') return fail(entry);
+    if (i < trusted) {
+      entries.push(entry);
+      continue;
+    }
+    live ??= liveStates(entries);
     const previous = entries.at(-1);
     const expected = nextCursor(previous?.cursor ?? START_CURSOR, i + 1, entry);
     if (entry.cursor !== expected) return fail(`cursor ${JSON.stringify(entry.cursor)} does not follow from the entries before it (expected ${expected}): the log was edited`);
@@ -130,13 +150,72 @@ export function readChangeLog(contentDir: string): { log: ChangeLog; problems: P
   return { log: { entries, bytes }, problems: [] };
 }
 
+/**
+ * How many of the log's `count` lines lie in `sound`, its sound first bytes: all of its entries
+ * when the log starts with those very bytes (they end a line), else none.
+ */
+function soundLines(bytes: Buffer, sound: SoundPrefix | undefined, count: number): number {
+  if (sound === undefined || sound.bytes <= 0 || sound.bytes > bytes.length || sound.entries > count) return 0;
+  if (bytes[sound.bytes - 1] !== 0x0a) return 0;
+  return sha256(bytes.subarray(0, sound.bytes)) === sound.sha256 ? sound.entries : 0;
+}
+
+const SOUND_FORMAT = 'skills-api-change-log-sound';
+const SOUND_VERSION = 1;
+
+/** Where an `--incremental` build keeps the sound prefix of content folder `root`'s log (a real path). */
+function soundFile(cacheDir: string, root: string): string {
+  return join(resolve(cacheDir), `changes-${sha256(root).slice(0, 16)}.json`);
+}
+
+/**
+ * The sound prefix of content folder `root`'s log that an `--incremental` build of build code
+ * `code` remembered in `cacheDir` (`rememberSoundLog`); undefined when there is none it can trust.
+ */
+export function readSoundPrefix(cacheDir: string, root: string, code: string): SoundPrefix | undefined {
+  const read = readCheckedFile(soundFile(cacheDir, root));
+  if (read === undefined) return undefined;
+  const { header, body } = read;
+  if (header.format !== SOUND_FORMAT || header.version !== SOUND_VERSION || header.code !== code || header.contentDir !== root) return undefined;
+  try {
+    const { bytes, sha256: hash, entries } = JSON.parse(body) as Partial<SoundPrefix>;
+    if (!Number.isSafeInteger(bytes) || !Number.isSafeInteger(entries) || typeof hash !== 'string') return undefined;
+    return { bytes: bytes!, sha256: hash, entries: entries! };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Remember in `cacheDir` that `bytes`, content folder `root`'s log as this build left it (checked,
+ * and what it appended), are sound, with their `entries` entries; the next build of the same build
+ * code then checks only what follows them. Never throws: without it, the next build checks every line.
+ */
+export function rememberSoundLog(cacheDir: string, root: string, code: string, bytes: Buffer | undefined, entries: number): void {
+  const file = soundFile(cacheDir, root);
+  try {
+    // Only bytes that end a line can be a prefix of a longer log.
+    if (bytes === undefined || bytes.length === 0 || bytes[bytes.length - 1] !== 0x0a) rmSync(file, { force: true });
+    else writeCheckedFile(file, { format: SOUND_FORMAT, version: SOUND_VERSION, code, contentDir: root }, JSON.stringify({ bytes: bytes.length, sha256: sha256(bytes), entries }));
+  } catch {
+    // The next build only checks the whole log again.
+  }
+}
+
 const KEYS = ['cursor', 'at', 'id', 'change', 'sha256'];
 const CHANGES = new Set(['added', 'updated', 'removed']);
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-/** The entry of one parsed line, or what is wrong with it. */
-function asEntry(value: unknown): ChangeEntry | string {
+/**
+ * The entry of one parsed line, or what is wrong with it. A `sound` line (see `readChangeLog`)
+ * only gets its fields in their fixed order, as the pages publish them.
+ */
+function asEntry(value: unknown, sound = false): ChangeEntry | string {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'not a JSON object';
+  if (sound) {
+    const { cursor, at, id, change, sha256: hash } = value as ChangeEntry;
+    return { cursor, at, id, change, sha256: hash };
+  }
   const keys = Object.keys(value);
   if (keys.length !== KEYS.length || !KEYS.every((key) => keys.includes(key))) return `expected exactly the fields ${KEYS.join(', ')}`;
   const { cursor, at, id, change, sha256: hash } = value as Record<string, unknown>;

@@ -4,13 +4,14 @@
  * and the feeds answer, a fresh clone, a damaged log, `--skip-invalid`, failed builds.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { promises as fs, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SaxesParser } from 'saxes';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BuildError, runBuild } from '../builder/build.ts';
-import { CHANGE_LOG_FILE } from '../builder/changes.ts';
+import { CHANGE_LOG_FILE, readChangeLog, type SoundPrefix } from '../builder/changes.ts';
 import { contentFingerprint } from '../builder/load-content.ts';
 import { createClient } from '../src/client.ts';
 import { createHandler } from '../src/handler.ts';
@@ -318,8 +319,12 @@ describe('a damaged log', () => {
     ['an extra field', (l) => l.map((line, i) => (i === 0 ? line.replace('{', '{"note":1,') : line)), 1, /exactly the fields/],
   ];
 
-  it.each(damages)('%s: a clear error naming the file and line; nothing written, the log untouched', async (_what, damage, line, message) => {
-    await build(1);
+  // Incremental builds remember how much of the log they checked (`readSoundPrefix`): an edit
+  // of those bytes must still be found.
+  const cases = [false, true].flatMap((incremental) => damages.map(([what, ...rest]) => [`${what}${incremental ? ', incremental builds' : ''}`, ...rest, incremental] as const));
+  it.each(cases)('%s: a clear error naming the file and line; nothing written, the log untouched', async (_what, damage, line, message, incremental) => {
+    await build(1, { incremental });
+    if (incremental) expect((await fs.readdir(join(root, 'cache'))).filter((f) => /^changes-[0-9a-f]{16}\.json$/.test(f))).toHaveLength(1);
     const before = await readTree(out);
     const lines = (await logText()).split('\n').filter((l) => l !== '');
     const damaged = `${damage(lines).join('\n')}\n`;
@@ -327,7 +332,7 @@ describe('a damaged log', () => {
     // A real change too, so a build that ignored the damage would append.
     await content.write({ [`${skillDir(1)}/SKILL.md`]: skillMd({ name: 'Skill 1', description: 'v2', license: 'MIT' }) });
     for (const skipInvalid of [false, true]) {
-      const error = await build(2, { skipInvalid }).then(
+      const error = await build(2, { skipInvalid, incremental }).then(
         () => undefined,
         (e: unknown) => e,
       );
@@ -339,6 +344,49 @@ describe('a damaged log', () => {
     }
     expect(await logText()).toBe(damaged);
     expect(await readTree(out)).toEqual(before);
+  });
+});
+
+describe('a sound prefix (readChangeLog with what an earlier build checked)', () => {
+  const soundOf = (bytes: Buffer, entries: number): SoundPrefix => ({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), entries });
+
+  it('gives the same entries, fields in their order, and checks every line after it', async () => {
+    await build(1);
+    await content.write({ [`${skillDir(1)}/SKILL.md`]: skillMd({ name: 'Skill 1', description: 'v2', license: 'MIT' }) });
+    const firstBytes = await fs.readFile(join(content.dir, CHANGE_LOG_FILE));
+    const first = readChangeLog(content.dir).log.entries;
+    await build(2);
+    const whole = readChangeLog(content.dir);
+    expect(whole.problems).toEqual([]);
+    expect(whole.log.entries.length).toBe(first.length + 1);
+    const sound = soundOf(firstBytes, first.length);
+    expect(readChangeLog(content.dir, sound)).toEqual(whole);
+    // The whole log as the prefix: nothing left to check.
+    const all = await fs.readFile(join(content.dir, CHANGE_LOG_FILE));
+    expect(readChangeLog(content.dir, soundOf(all, whole.log.entries.length))).toEqual(whole);
+    // A line after the prefix is checked: an edited cursor there is found, at its line.
+    const edited = `${firstBytes.toString('utf8')}${JSON.stringify({ ...whole.log.entries.at(-1)!, cursor: `${first.length + 1}-0000000000000000` })}\n`;
+    await fs.writeFile(join(content.dir, CHANGE_LOG_FILE), edited);
+    expect(readChangeLog(content.dir, sound).problems).toMatchObject([{ file: CHANGE_LOG_FILE, field: `line ${first.length + 1}` }]);
+  });
+
+  it('lines inside it are only parsed, their fields put in order; bytes that differ from it are checked whole', async () => {
+    await build(1);
+    const lines = (await logText()).split('\n').filter((l) => l !== '');
+    // The first entry with its fields in another order and a cursor that does not follow: a
+    // log no build wrote, which a whole check refuses.
+    const entry = JSON.parse(lines[0]!) as ChangeEntry;
+    const reordered = JSON.stringify({ sha256: entry.sha256, change: entry.change, id: entry.id, at: entry.at, cursor: `1-${'f'.repeat(16)}` });
+    const bytes = Buffer.from(`${[reordered, ...lines.slice(1)].join('\n')}\n`);
+    await fs.writeFile(join(content.dir, CHANGE_LOG_FILE), bytes);
+    expect(readChangeLog(content.dir).problems).toMatchObject([{ field: 'line 1' }]);
+    const trusted = readChangeLog(content.dir, soundOf(bytes, lines.length));
+    expect(trusted.problems).toEqual([]);
+    expect(Object.keys(trusted.log.entries[0]!)).toEqual(['cursor', 'at', 'id', 'change', 'sha256']);
+    // A prefix whose hash is not of these bytes, or that does not end a line, is not trusted.
+    for (const sound of [{ ...soundOf(bytes, lines.length), sha256: '0'.repeat(64) }, soundOf(bytes.subarray(0, bytes.length - 1), lines.length)]) {
+      expect(readChangeLog(content.dir, sound).problems).toMatchObject([{ field: 'line 1' }]);
+    }
   });
 });
 
