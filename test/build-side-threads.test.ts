@@ -27,6 +27,15 @@ function said(stamp: InputStamp): { inputs: string; log: string; settled: boolea
   return { inputs: stamp.inputs, log: stamp.log, settled: stamp.settled, folders: stamped, entries };
 }
 
+/**
+ * Wait until a stamping of `root` says it is settled (no file changed within the last seconds):
+ * stamps compared with each other must all be taken on the same side of that moment.
+ */
+async function untilSettled(root: string): Promise<void> {
+  for (let i = 0; i < 100 && !stampInputs(root).settled; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(stampInputs(root).settled).toBe(true);
+}
+
 /** A content folder of 7 valid skills plus links, files and dot folders where skill folders are expected. */
 async function oddContent(): Promise<string> {
   const outside = await scratch();
@@ -55,6 +64,7 @@ describe('the stamps taken in a thread', () => {
   it('are the stamps taken in the calling thread', async () => {
     const root = await oddContent();
     const cacheDir = await scratch();
+    await untilSettled(root);
     const here = stampInputs(root, cacheDir);
     const there = await stampInputsInThread(root, cacheDir);
     // The thread's halves arrive as JSON, and say the same.
@@ -72,6 +82,7 @@ describe('the stamps taken half in a thread, half in the calling one', () => {
     const owners = (await fs.readdir(join(root, 'skills'), { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
     // Both halves hold owner folders, so the thread's half is really stamped there.
     expect(new Set(owners.map(ownerHalf))).toEqual(new Set([0, 1]));
+    await untilSettled(root);
     const here = stampInputs(root, cacheDir);
     const halves = await stampInputsInTwoThreads(root, cacheDir, 0);
     expect(typeof halves.halves[1].owners).toBe('string');
@@ -86,6 +97,7 @@ describe('the stamps taken half in a thread, half in the calling one', () => {
       const owner = owners.find((name) => ownerHalf(name) === half && name !== '.hidden')!;
       const repo = (await fs.readdir(join(root, 'skills', owner), { withFileTypes: true })).find((e) => e.isDirectory())!.name;
       await fs.appendFile(join(root, 'skills', owner, repo, 'SKILL.md'), '\nMore.\n');
+      await untilSettled(root);
       const after = await stampInputsInTwoThreads(root, cacheDir, 0);
       expect(after.inputs).not.toBe(here.inputs);
       expect(stampDetails(after).folders.get(`skills/${owner}/${repo}`)).not.toEqual(stampDetails(here).folders.get(`skills/${owner}/${repo}`));
@@ -99,7 +111,7 @@ describe('the listings kept for the next stamping', () => {
     const root = await oddContent();
     const cacheDir = await scratch();
     // Only listings of folders settled before the stamping are kept.
-    for (let i = 0; i < 100 && !stampInputs(root).settled; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    await untilSettled(root);
     const first = stampInputs(root, cacheDir);
     expect(first.settled).toBe(true);
     const kept = (await fs.readdir(cacheDir)).filter((name) => name.startsWith('listings-'));
@@ -113,6 +125,7 @@ describe('the listings kept for the next stamping', () => {
     // A new skill folder changes its owner folder's own stamp: listed again, not taken from the kept listing.
     await fs.mkdir(join(root, 'skills', 'a', 'new-tool'));
     await fs.writeFile(join(root, 'skills', 'a', 'new-tool', 'SKILL.md'), skillMd({ name: 'New', description: 'New.' }));
+    await untilSettled(root);
     const after = stampInputs(root, cacheDir);
     expect(stampDetails(after).folders.has('skills/a/new-tool')).toBe(true);
     expect(stampDetails(after).entries.split('\0')).toContain('dskills/a/new-tool');
