@@ -34,17 +34,13 @@ interface HashedFile {
 }
 
 /**
- * Metadata files of the content folder that are not the skill's own: their descriptive fields
- * are hashed as fields, their counters must not make a change.
- */
-const METADATA_FILES = new Set(['skill.json', 'stats.json']);
-
-/**
  * The SHA-256 of a skill's published state: a canonical form (a JSON array in a fixed order,
  * install commands and files sorted) of its name, description, categories, platforms, license,
  * install commands and every file of the skill with its size and SHA-256. The files are the
  * record's `files` when it has such a list, else SKILL.md alone, so a record listing only its
- * SKILL.md hashes the same either way. Counters (stars, forks, stats), dates and the source commit
+ * SKILL.md hashes the same either way. The content folder's metadata files are never among them
+ * (builder/skill-folder.ts); a skill's own `skill.json` or `stats.json`, kept escaped in the
+ * content (`_skill.json`), is, under its own name. Counters (stars, forks, stats), dates and the source commit
  * are left out: they change without the skill changing.
  */
 export function skillStateHash(skill: SkillRecord): string {
@@ -56,7 +52,6 @@ export function skillStateHash(skill: SkillRecord): string {
 function stateHashOf(skill: SkillRecord): string {
   const listed = (skill as { files?: readonly HashedFile[] }).files;
   const files = (listed ?? [{ path: 'SKILL.md', size: skill.size, sha256: skill.sha }])
-    .filter((file) => !METADATA_FILES.has(file.path))
     .map((file): [string, number, string] => [file.path, file.size, file.sha256])
     .sort(([a], [b]) => compareCodeUnits(a, b));
   const canonical = JSON.stringify([

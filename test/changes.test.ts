@@ -147,6 +147,17 @@ describe('what a build appends', () => {
     expect(summary((await logEntries()).slice(5))).toEqual([`added acme/skill-03 ${iso(4)}`]);
   });
 
+  it("a skill's own skill.json or stats.json file (kept as _skill.json, _stats.json) is part of its state", async () => {
+    await build(1);
+    const before = await logEntries();
+    await content.write({ [`${skillDir(1)}/_skill.json`]: '{"own": 1}\n' });
+    await build(2, { incremental: true });
+    expect(summary((await logEntries()).slice(before.length))).toEqual([`updated globex/skill-01 ${iso(2)}`]);
+    await content.write({ [`${skillDir(1)}/_stats.json`]: '{"own": 2}\n', [`${skillDir(2)}/_skill.json`]: '{"own": 3}\n' });
+    await build(3, { incremental: true });
+    expect(summary((await logEntries()).slice(before.length + 1))).toEqual([`updated globex/skill-01 ${iso(3)}`, `updated initech/skill-02 ${iso(3)}`]);
+  });
+
   it('metadata of skill.json (categories, platforms, license, install commands, name override) are changes', async () => {
     await build(1);
     const overrides: Array<Record<string, unknown>> = [
