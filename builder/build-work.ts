@@ -60,7 +60,9 @@ export async function buildAfterCheck(options: BuildOptions, start: BuildStart):
     step = next;
     options.onProgress?.(step, files);
   };
-  const previous = incremental ? readCacheOf(cacheDir, options.contentDir) : undefined;
+  // The content folder's real path names its caches (the build cache, the change log's sound prefix).
+  const contentRoot = incremental ? realContentDir(options.contentDir) : undefined;
+  const previous = contentRoot === undefined ? undefined : readLoadCache(cacheDir, contentRoot);
   // What the live output holds, file by file, when it is still the output the last incremental
   // build left: then only changed files are written and committed in place (shared/commit-journal.ts).
   const outputRecord = incremental ? readOutputRecord(cacheDir, out) : undefined;
@@ -78,7 +80,6 @@ export async function buildAfterCheck(options: BuildOptions, start: BuildStart):
   });
   // A damaged change log is never skippable: it is the history mirrors follow (builder/changes.ts).
   // An incremental build checks only the lines after those the last one left sound.
-  const contentRoot = incremental ? realContentDir(options.contentDir) : undefined;
   const sound = contentRoot === undefined ? undefined : readSoundPrefix(cacheDir, contentRoot, buildCodeHash());
   const { log, problems: logProblems } = readChangeLog(options.contentDir, sound);
   problems.push(...logProblems);
@@ -212,13 +213,7 @@ function takenStamps(stamp: InputStamp): { taken: Map<string, FolderStamp>; entr
   return { taken: folders, entries };
 }
 
-/** The stored build cache of content folder `contentDir`, if any (a missing folder has none). */
-function readCacheOf(cacheDir: string, contentDir: string): ReturnType<typeof readLoadCache> {
-  const real = realContentDir(contentDir);
-  return real === undefined ? undefined : readLoadCache(cacheDir, real);
-}
-
-/** The real path of content folder `contentDir`; undefined when it is missing. */
+/** The real path of content folder `contentDir`; undefined when it is missing (it then has no caches). */
 function realContentDir(contentDir: string): string | undefined {
   try {
     return realpathSync.native(contentDir);
