@@ -25,9 +25,10 @@
  * from `SkillRecord` and a record is restored by overwriting only those parts, so a field added to
  * the record is carried by the cache without any change here (`test/build-incremental.test.ts`
  * compares incremental builds of imported skills byte for byte with clean ones). Beside the record,
- * a line keeps the values derived from it alone (builder/record-memo.ts: the change log's state
- * hash, the search document key), given back to the record restored from that line; the modules
- * that compute them are part of the code hash, so values of other code are never read.
+ * a line keeps the values derived from it (builder/record-memo.ts: the change log's state hash,
+ * the search document key, the list summary's hash), given back to the record restored from that
+ * line; the modules that compute them are part of the code hash, so values of other code are
+ * never read.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -376,7 +377,7 @@ function codeHash(): string {
     'build-cache.ts', 'content-schemas.ts', 'folder-stamp.ts', 'skill-folder.ts', 'quality/index.ts', 'quality/duplicates.ts', 'quality/scan.ts', 'quality/spec-rules.ts', '../src/text/front-matter.ts', '../src/text/printable.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',
     'skill-names.ts', 'sort-orders.ts', '../src/paths.ts',
     // What computes the values derived from each record and stored beside it (builder/record-memo.ts).
-    'record-memo.ts', 'changes.ts', 'search-corpus.ts',
+    'record-memo.ts', 'changes.ts', 'search-corpus.ts', 'page-memo.ts', 'summary.ts',
   ].map(here);
   try {
     for (const file of [...files, require.resolve('yaml/package.json'), require.resolve('zod/package.json')]) {

@@ -18,7 +18,7 @@ import { OPENAPI_PATH, openApiDocument } from './openapi.ts';
 import type { SkillRecord } from './model.ts';
 import { writeAtomically, type OutputWriter } from './output.ts';
 import { outputCacheFile, readOutputRecord, readSkillFilesRecord, writeOutputRecord, writeSkillFilesRecord, type OutputRecord } from './output-record.ts';
-import { pageKeeper, readPageMemo, writePageMemo } from './page-memo.ts';
+import { pageKeeper, readPageMemo, writePageMemo, type PageInputs } from './page-memo.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { normalizeBase, writeSite } from './site.ts';
 import { keepDetail, writeSkillFiles, type SkillFilesMemo } from './skill-output.ts';
@@ -71,7 +71,7 @@ export async function buildAfterCheck(options: BuildOptions, start: BuildStart):
   // List pages made of the same summaries are kept (builder/page-memo.ts); every page's input is remembered.
   const pageMemo = outputRecord === undefined || key === undefined ? undefined : readPageMemo(cacheDir, out, key);
   const check = await checked;
-  const pageInputs = incremental && check !== undefined ? new Map<string, string>() : undefined;
+  const pageInputs: PageInputs | undefined = incremental && check !== undefined ? { pages: new Map() } : undefined;
   const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, {
     previous,
     quality: options.quality,

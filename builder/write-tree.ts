@@ -29,7 +29,7 @@ import {
 } from '../src/paths.ts';
 import type { Category, CategoryDetail, SkillListResponse, TopSkill } from '../src/schemas.ts';
 import { JsonText, type CategoryDef, type Content, type Emit, type Localized, type SkillRecord, type SubcategoryDef } from './model.ts';
-import { pageInput, summaryHash, type PageKeeper } from './page-memo.ts';
+import { listsInput, pageInput, summaryHashOf, type PageKeeper } from './page-memo.ts';
 import { compareCodeUnits, sortedIndexes } from './sort-orders.ts';
 import { toContent, toDetail, toStats, toSummary } from './summary.ts';
 
@@ -69,43 +69,18 @@ export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet
     await emit(skillPath(skill.owner, skill.repo, 'stats'), { data: toStats(skill) });
   }
 
-  // Each summary is serialized once: a skill is on a page of every list it belongs to, in every order.
-  const summaries = skills.map((skill) => JSON.stringify(toSummary(skill)));
+  // Each summary is serialized once, and only when a page is made: a skill is on a page of every
+  // list it belongs to, in every order, and an incremental build makes few pages.
+  const summaryTexts: Array<string | undefined> = new Array<string | undefined>(skills.length);
+  const summaryOf = (i: number): string => (summaryTexts[i] ??= JSON.stringify(toSummary(skills[i]!)));
   // What each page is made of, for the pages an incremental build may keep.
-  const hashes = pages === undefined ? undefined : summaries.map(summaryHash);
+  const hashes = pages === undefined ? undefined : skills.map((skill, i) => summaryHashOf(skill, () => summaryOf(i)));
   const byStarsDesc = sortedIndexes(skills, 'stars', 'desc');
-  // The ordinal of a skill is its position in the default order (see listOrdinalsPath).
-  const ordinalOf: number[] = new Array<number>(skills.length);
-  byStarsDesc.forEach((index, ordinal) => (ordinalOf[index] = ordinal));
-
   const lists = listDefs(skills, content);
-  const listsOfSkill = listsOf(skills.length, lists);
-  const totals = new Map<string, number>();
-  for (const sort of SORTS) {
-    for (const order of ORDERS) {
-      const sorted = sort === 'stars' && order === 'desc' ? byStarsDesc : sortedIndexes(skills, sort, order);
-      // Each list's members in this order, from one pass over it (a skill is in a few lists of dozens).
-      const membersOf: number[][] = lists.map((list) => (list.members === null ? sorted : []));
-      for (const i of sorted) for (const l of listsOfSkill[i]!) membersOf[l]!.push(i);
-      for (const [l, list] of lists.entries()) {
-        const members = membersOf[l]!;
-        totals.set(listKey(list.filter), members.length);
-        // Filtered lists have no `asc` pages: the runtime reads their `desc` pages (src/paths.ts).
-        const totalPages = Math.ceil(members.length / PAGE_SIZE);
-        const pageCount = hasListPages(list.filter, order) ? Math.max(1, totalPages) : 0;
-        for (let page = 1; page <= pageCount; page++) {
-          const onPage = members.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
-          const pagination: SkillListResponse['pagination'] = { page, limit: PAGE_SIZE, total: members.length, totalPages };
-          const path = listPagePath(list.filter, sort, order, page);
-          const paginationText = JSON.stringify(pagination);
-          if (pages !== undefined && pages.keep(path, pageInput(paginationText, onPage.map((i) => hashes![i]!)))) continue;
-          // The text JSON.stringify gives a `SkillListResponse` of these summaries.
-          await emit(path, new JsonText(`{"data":[${onPage.map((i) => summaries[i]!).join(',')}],"pagination":${paginationText}}`));
-        }
-        await emit(listOrdinalsPath(list.filter, sort, order), { ordinals: members.map((i) => ordinalOf[i]!) });
-      }
-    }
-  }
+  const totals = new Map<string, number>(lists.map((list) => [listKey(list.filter), list.members?.size ?? skills.length]));
+  // The lists' files all at once when nothing they are made of changed (builder/page-memo.ts).
+  const keptLists = pages !== undefined && pages.keepLists(listsInput(JSON.stringify([content.categories, content.platforms]), hashes!));
+  if (!keptLists) await writeLists(skills, lists, byStarsDesc, { summaryOf, hashes, pages }, emit);
 
   const locales = localesOf(content.categories);
   const categoryMembers = new Map(
@@ -179,6 +154,51 @@ export async function writeTree(content: Content, emit: Emit, kept?: ReadonlySet
   };
   await emit(MANIFEST_PATH, manifest);
   return manifest;
+}
+
+/** How `writeLists` gets a page's summaries: their texts, and their hashes with the page memo. */
+interface PageParts {
+  summaryOf(i: number): string;
+  hashes: readonly string[] | undefined;
+  pages: PageKeeper | undefined;
+}
+
+/**
+ * Every list's pages (those `pages` does not keep) and its ordinals file, in every order
+ * (`skills`: by id; `byStarsDesc`: the default order, whose positions are the ordinals).
+ */
+async function writeLists(skills: readonly SkillRecord[], lists: readonly ListDef[], byStarsDesc: number[], parts: PageParts, emit: Emit): Promise<void> {
+  const { summaryOf, hashes, pages } = parts;
+  // The ordinal of a skill is its position in the default order (see listOrdinalsPath).
+  const ordinalOf: number[] = new Array<number>(skills.length);
+  byStarsDesc.forEach((index, ordinal) => (ordinalOf[index] = ordinal));
+  const listsOfSkill = listsOf(skills.length, lists);
+  for (const sort of SORTS) {
+    for (const order of ORDERS) {
+      const sorted = sort === 'stars' && order === 'desc' ? byStarsDesc : sortedIndexes(skills, sort, order);
+      // Each list's members in this order, from one pass over it (a skill is in a few lists of dozens).
+      const membersOf: number[][] = lists.map((list) => (list.members === null ? sorted : []));
+      for (const i of sorted) for (const l of listsOfSkill[i]!) membersOf[l]!.push(i);
+      for (const [l, list] of lists.entries()) {
+        const members = membersOf[l]!;
+        // Filtered lists have no `asc` pages: the runtime reads their `desc` pages (src/paths.ts).
+        const totalPages = Math.ceil(members.length / PAGE_SIZE);
+        const pageCount = hasListPages(list.filter, order) ? Math.max(1, totalPages) : 0;
+        for (let page = 1; page <= pageCount; page++) {
+          const onPage = members.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+          const pagination: SkillListResponse['pagination'] = { page, limit: PAGE_SIZE, total: members.length, totalPages };
+          const path = listPagePath(list.filter, sort, order, page);
+          const paginationText = JSON.stringify(pagination);
+          if (pages !== undefined && pages.keep(path, pageInput(paginationText, onPage.map((i) => hashes![i]!)))) continue;
+          // The text JSON.stringify gives a `SkillListResponse` of these summaries.
+          await emit(path, new JsonText(`{"data":[${onPage.map(summaryOf).join(',')}],"pagination":${paginationText}}`));
+        }
+        const ordinals = listOrdinalsPath(list.filter, sort, order);
+        await emit(ordinals, { ordinals: members.map((i) => ordinalOf[i]!) });
+        pages?.made(ordinals);
+      }
+    }
+  }
 }
 
 /** For each skill (by index), the lists (by index into `lists`) that name it among their members. */

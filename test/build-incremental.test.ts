@@ -17,6 +17,7 @@ import { readLoadCache, restoreRecord, writeLoadCache } from '../builder/build-c
 import { loadContent } from '../builder/load-content.ts';
 import type { SkillRecord } from '../builder/model.ts';
 import { runImport } from '../builder/import/run.ts';
+import { listPagePath } from '../src/paths.ts';
 import { gitFixture, skillMd, type GitFixture } from './helpers/git-fixture.ts';
 import { emptyFolders, treeHashes } from './helpers/read-tree.ts';
 
@@ -182,6 +183,41 @@ describe('incremental build', () => {
       await incremental(from, out);
       expect(treeHashes(out), what).toEqual(await cleanTree(`clean-patch-${n}`, from));
     }
+  }, 120_000);
+
+  it('keeps the lists whole when no summary changed, and makes a kept skill\'s pages again when only its quality part did', async () => {
+    const from = join(base, 'content-lists');
+    const out = join(base, 'public-lists');
+    await cp(SAMPLE, from, { recursive: true });
+    await incremental(from, out);
+    await incremental(from, out); // in place, with the page memo and the summaries' hashes
+    const owners = (await readdir(join(from, 'skills'))).sort();
+    const repo = (await readdir(join(from, 'skills', owners[0]!))).sort()[0]!;
+    const original = join(from, 'skills', owners[0]!, repo);
+    // A body edit: the summary is the same, so every list file is kept as it is.
+    await appendFile(join(original, 'SKILL.md'), '\nA line that changes no summary.\n');
+    const report = await incremental(from, out);
+    expect(report.files - report.reused).toBeGreaterThan(0);
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-lists-body', from));
+    // An exact copy, far from the original in the star and date orders, created later: it is the copy.
+    const copy = join(from, 'skills', 'aa-copier', 'same-text');
+    await cp(original, copy, { recursive: true });
+    const json = JSON.parse(await readFile(join(copy, 'skill.json'), 'utf8')) as Record<string, unknown>;
+    const copyJson = (createdAt: string): string => JSON.stringify({ ...json, stars: 0, updatedAt: '2030-01-02T00:00:00Z', createdAt });
+    await writeFile(join(copy, 'skill.json'), copyJson('2029-01-01T00:00:00Z'));
+    await incremental(from, out);
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-lists-later-copy', from));
+    // Now created first: the original, unchanged itself, becomes the copy (its summary's
+    // `quality.duplicate`), and every page naming it is made again, those without the copy too.
+    await writeFile(join(copy, 'skill.json'), copyJson('2001-01-01T00:00:00Z'));
+    await incremental(from, out);
+    const summaries: Array<{ id: string; quality?: { duplicate: boolean } }> = [];
+    for (let page = 1; page <= 4; page++) {
+      const text = await readFile(join(out, listPagePath({ kind: 'all' }, 'stars', 'desc', page)), 'utf8');
+      summaries.push(...(JSON.parse(text) as { data: typeof summaries }).data);
+    }
+    expect(summaries.find((s) => s.id === `${owners[0]}/${repo}`)?.quality?.duplicate).toBe(true);
+    expect(treeHashes(out)).toEqual(await cleanTree('clean-lists-copy', from));
   }, 120_000);
 
   it('never carries over a file changed in the previous output: bytes are compared, not assumed', async () => {

@@ -1,6 +1,7 @@
 /**
  * The values an incremental build derives from each record alone and keeps in the build cache
- * beside it (builder/record-memo.ts: the change log's state hash, the search document key): every
+ * beside it (builder/record-memo.ts: the change log's state hash, the search document key, the
+ * list summary's hash after its quality key): every
  * stored value is the one the record gives when computed afresh; a skill whose SKILL.md changed
  * gets its values computed again (the change log records it as updated, with the new state);
  * a build cache of the previous format is refused as a whole, and the build that finds one
@@ -17,7 +18,10 @@ import { runBuild } from '../builder/build.ts';
 import { cacheFile, readLoadCache } from '../builder/build-cache.ts';
 import { readChangeLog, skillStateHash } from '../builder/changes.ts';
 import { loadContent } from '../builder/load-content.ts';
+import { summaryHash } from '../builder/page-memo.ts';
+import { qualitySummary } from '../builder/quality/index.ts';
 import { documentKey } from '../builder/search-corpus.ts';
+import { toSummary } from '../builder/summary.ts';
 import { treeHashes } from './helpers/read-tree.ts';
 
 const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
@@ -34,9 +38,13 @@ afterAll(async () => {
 });
 
 /** Each skill folder's values computed afresh: from a load with no cache at all. */
-async function freshValues(content: string): Promise<Map<string, { state: string; doc: string }>> {
+async function freshValues(content: string): Promise<Map<string, { state: string; doc: string; summary: string }>> {
   const { content: loaded } = await loadContent(content, {});
-  return new Map(loaded.skills.map((skill) => [skill.dir, { state: skillStateHash(skill), doc: documentKey(skill) }]));
+  return new Map(loaded.skills.map((skill) => {
+    const summary = summaryHash(JSON.stringify(toSummary(skill)));
+    const { flags, duplicate } = qualitySummary(skill.checks!);
+    return [skill.dir, { state: skillStateHash(skill), doc: documentKey(skill), summary: `${flags}${duplicate ? '+' : ''}:${summary}` }];
+  }));
 }
 
 /** The values stored in the build cache of `content` in `cacheDir`, by skill folder. */

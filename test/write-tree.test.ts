@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Content } from '../builder/model.ts';
+import { JsonText, type Content } from '../builder/model.ts';
+import { pageKeeper, type PageInputs, type PageMemo } from '../builder/page-memo.ts';
 import { compareCodeUnits, nameComparator, skillComparator, sortedIndexes } from '../builder/sort-orders.ts';
 import { truncateDescription } from '../builder/summary.ts';
 import { writeTree } from '../builder/write-tree.ts';
@@ -252,5 +253,72 @@ describe('writeTree', () => {
     const { files } = await build({ skills: [], categories: [], platforms: [] });
     expect(files.get(listPagePath({ kind: 'all' }, 'stars', 'desc', 1))).toEqual({ data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } });
     expect(files.get('api/v1/categories/index.de.json')).toEqual({ data: [] });
+  });
+});
+
+describe('writeTree with the page memo (builder/page-memo.ts)', () => {
+  /** A build through a keeper over `previous`, keeping through `keep`: what it emitted and remembered. */
+  async function withMemo(content: Content, previous: PageMemo | undefined, keep: (files: readonly (readonly [string, string])[]) => boolean) {
+    const files = new Map<string, string>();
+    const next: PageInputs = { pages: new Map() };
+    await writeTree(content, async (path, data) => {
+      files.set(path, data instanceof JsonText ? data.text : JSON.stringify(data));
+    }, undefined, undefined, pageKeeper(previous, next, keep));
+    return { files, next };
+  }
+  /** The memo a build leaves when the output holds its files as emitted (the key: the bytes themselves). */
+  const memoOf = (next: PageInputs, files: ReadonlyMap<string, string>): PageMemo => ({
+    pages: new Map([...next.pages].map(([path, input]) => [path, `${input} ${files.get(path)}`])),
+    ...(next.lists === undefined ? {} : { lists: next.lists }),
+  });
+
+  it('remembers every list page and ordinals file, and keeps them all at once when no summary changed', async () => {
+    const content = fixtureContent();
+    const first = await withMemo(content, undefined, () => false);
+    const listPaths = [...first.files.keys()].filter((path) => first.next.pages.has(path));
+    expect(listPaths).toContain(listPagePath({ kind: 'all' }, 'stars', 'desc', 3));
+    expect(listPaths).toContain(listOrdinalsPath({ kind: 'all' }, 'name', 'asc'));
+    expect(first.next.pages.size).toBe(listPaths.length);
+    expect(first.next.lists).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const asked: Array<readonly (readonly [string, string])[]> = [];
+    const again = await withMemo(content, memoOf(first.next, first.files), (files) => (asked.push(files), true));
+    // One call for all of them, with the keys the memo had; none of them made.
+    expect(asked).toHaveLength(1);
+    expect(new Map(asked[0]!)).toEqual(new Map(listPaths.map((path) => [path, first.files.get(path)!])));
+    for (const path of listPaths) expect(again.files.has(path), path).toBe(false);
+    expect(again.next).toEqual(first.next);
+    // Everything else is made as before.
+    for (const [path, text] of again.files) expect(text, path).toBe(first.files.get(path));
+    expect(again.files.size + listPaths.length).toBe(first.files.size);
+  });
+
+  it('makes the pages again when a summary changed, or only the quality part of a kept record\'s summary', async () => {
+    const content = fixtureContent();
+    const first = await withMemo(content, undefined, () => false);
+    const memo = memoOf(first.next, first.files);
+    const keepAsked = (files: readonly (readonly [string, string])[]): boolean => files.every(([path, key]) => memo.pages.get(path)?.endsWith(` ${key}`) === true);
+    // The same record objects (their summary hashes remembered beside them), one given checks that
+    // call it a copy: only the summary's quality part changes.
+    const skill = content.skills[5]!;
+    skill.checks = { profiles: {} as NonNullable<SkillRecord['checks']>['profiles'], flags: [], duplicateOf: content.skills[0]!.id };
+    try {
+      const again = await withMemo(content, memo, keepAsked);
+      expect(again.next.lists).not.toBe(first.next.lists);
+      const clean = await build(content);
+      const made = [...again.files.keys()].filter((path) => first.next.pages.has(path));
+      expect(made.length).toBeGreaterThan(0);
+      // Each page made is the clean build's, and each page naming the skill is among them.
+      for (const path of made) expect(JSON.parse(again.files.get(path)!), path).toEqual(clean.files.get(path));
+      for (const [path, data] of clean.files) {
+        if (first.next.pages.get(path) === '-' || !first.next.pages.has(path)) continue;
+        const names = (data as { data: Array<{ id: string; quality?: { duplicate: boolean } }> }).data;
+        if (names.some((s) => s.id === skill.id)) {
+          expect(again.files.has(path), path).toBe(true);
+          expect(names.find((s) => s.id === skill.id)!.quality?.duplicate).toBe(true);
+        }
+      }
+    } finally {
+      delete skill.checks;
+    }
   });
 });
