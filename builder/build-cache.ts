@@ -375,7 +375,7 @@ function codeHash(): string {
   const require = createRequire(import.meta.url);
   const files = [
     'build-cache.ts', 'content-schemas.ts', 'folder-stamp.ts', 'skill-folder.ts', 'quality/index.ts', 'quality/duplicates.ts', 'quality/scan.ts', 'quality/spec-rules.ts', '../src/text/front-matter.ts', '../src/text/printable.ts', 'load-content.ts', 'model.ts', 'problems.ts', 'safe-read.ts',
-    'skill-names.ts', 'sort-orders.ts', '../src/paths.ts',
+    'skill-names.ts', 'sort-orders.ts', '../src/paths.ts', '../src/skill-files.ts',
     // What computes the values derived from each record and stored beside it (builder/record-memo.ts).
     'record-memo.ts', 'changes.ts', 'search-corpus.ts', 'page-memo.ts', 'summary.ts',
   ].map(here);

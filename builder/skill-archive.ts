@@ -75,8 +75,8 @@ function tarOf(files: readonly ArchiveFile[]): Buffer {
 
 /** A ustar header block. */
 function header(path: string, size: number, mode: number, type: '0' | '5'): Uint8Array {
-  // A folder's name has no trailing `/` (its type says what it is), so it fits wherever a file
-  // inside it fits.
+  // A folder's name has no trailing `/` (its type says what it is); a folder too long for a
+  // header is a problem of every file below it (src/skill-files.ts `filePathProblem`).
   const split = ustarSplit(path);
   if (split === undefined) throw new Error(`${path}: too long for a ustar header`);
   const [prefix, name] = split;

@@ -14,7 +14,7 @@ import {
   MAX_SKILL_FILES,
   comparePaths,
   contentPathOf,
-  filePathKey,
+  caseTwinCheck,
   filePathProblem,
   skillPathOf,
   type SkillFileEntry,
@@ -58,9 +58,9 @@ export function readSkillFolder(root: string, dir: string): SkillFolder {
     for (const entry of entries) {
       const contentPath = relative === '' ? entry.name : `${relative}/${entry.name}`;
       if (entry.name === '.git') continue;
-      // The content format's metadata (and the `.claude-plugin` folder holding one of it): read,
-      // and its problems reported, by the load itself.
-      if (skillPathOf(contentPath) === undefined || (contentPath === '.claude-plugin' && !entry.isDirectory())) continue;
+      // The content format's metadata, and a link where its `.claude-plugin` folder goes: read,
+      // and their problems reported, by the load itself. A regular file of that name is the skill's.
+      if (skillPathOf(contentPath) === undefined || (contentPath === '.claude-plugin' && entry.isSymbolicLink())) continue;
       if (entry.isSymbolicLink()) {
         problem(contentPath, 'is a symbolic link, not followed');
         continue;
@@ -104,12 +104,10 @@ export function readSkillFolder(root: string, dir: string): SkillFolder {
   };
   walk('');
   files.sort((a, b) => comparePaths(a.path, b.path));
-  const seen = new Map<string, string>();
+  const twin = caseTwinCheck();
   for (const file of files) {
-    const key = filePathKey(file.path);
-    const other = seen.get(key);
-    if (other !== undefined) problem(file.contentPath, `differs from ${JSON.stringify(other)} only by case or Unicode normalization: rename one`);
-    else seen.set(key, file.path);
+    const why = twin(file.path);
+    if (why !== undefined) problem(file.contentPath, `${why}: rename one`);
   }
   if (files.length > MAX_SKILL_FILES) problems.push({ file: dir, message: `has ${files.length} files, more than the limit of ${MAX_SKILL_FILES}` });
   const total = files.reduce((sum, file) => sum + file.size, 0);

@@ -86,13 +86,31 @@ export async function answerFile(
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The media type of a file: by its extension (mrmime), `; charset=utf-8` added to a textual type
- * whose bytes are UTF-8; without a known extension `text/plain; charset=utf-8` for UTF-8 text
+ * Extensions whose files in a skill folder are text that mrmime's table types as something else:
+ * TypeScript, not an MPEG transport stream; Graphviz, not a Word template.
+ */
+const SKILL_FILE_TYPES: Readonly<Record<string, string>> = {
+  ts: 'text/typescript',
+  mts: 'text/typescript',
+  cts: 'text/typescript',
+  dot: 'text/vnd.graphviz',
+  gv: 'text/vnd.graphviz',
+};
+
+/** The media type of file name `name` by its extension (`SKILL_FILE_TYPES`, then mrmime), if known. */
+export function typeOfName(name: string): string | undefined {
+  const dot = name.lastIndexOf('.');
+  return (dot === -1 ? undefined : SKILL_FILE_TYPES[name.slice(dot + 1).toLowerCase()]) ?? lookup(name);
+}
+
+/**
+ * The media type of a file: by its extension (`typeOfName`), `; charset=utf-8` added to a textual
+ * type whose bytes are UTF-8; without a known extension `text/plain; charset=utf-8` for UTF-8 text
  * without NUL, else `application/octet-stream`. The same on every host.
  */
 export function mediaType(path: string, body: Uint8Array): string {
   const name = path.slice(path.lastIndexOf('/') + 1);
-  const known = lookup(name);
+  const known = typeOfName(name);
   const text = isUtf8Text(body);
   if (known === undefined) return text ? 'text/plain; charset=utf-8' : 'application/octet-stream';
   const textual = known.startsWith('text/') || /^application\/(?:json|javascript|xml|x-sh|toml|yaml)/.test(known) || known.endsWith('+xml') || known.endsWith('+json');

@@ -56,6 +56,11 @@ export function filePathProblem(path: string): string | undefined {
   const bytes = new TextEncoder().encode(path).length;
   if (bytes > MAX_FILE_PATH_BYTES) return `is longer than ${MAX_FILE_PATH_BYTES} bytes`;
   if (ustarSplit(path) === undefined) return 'is too long for a tar header (a name of at most 100 bytes after a folder of at most 155)';
+  // The archive holds each folder as an entry of its own (builder/skill-archive.ts): a folder
+  // name of one segment over 100 bytes fits no header, though a file below it does.
+  for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) {
+    if (ustarSplit(path.slice(0, at)) === undefined) return `has a folder, ${JSON.stringify(path.slice(0, at))}, too long for a tar header (a name of at most 100 bytes after a folder of at most 155)`;
+  }
   return undefined;
 }
 
@@ -77,6 +82,33 @@ export function ustarSplit(path: string): [prefix: string, name: string] | undef
 /** The key two paths share when they differ only by case or Unicode normalization. */
 export function filePathKey(path: string): string {
   return path.normalize('NFC').toLowerCase();
+}
+
+/**
+ * A check of one skill's paths, taken one at a time: why `path` cannot sit beside the paths taken
+ * before it (it, or one of its folders, differs from one of those paths or their folders only by
+ * case or Unicode normalization, so some file system would merge them), or undefined, and then
+ * it is taken.
+ */
+export function caseTwinCheck(): (path: string) => string | undefined {
+  const files = new Map<string, string>();
+  const folders = new Map<string, string>();
+  return (path) => {
+    const parts = path.split('/');
+    const mine: string[] = [];
+    for (let i = 1; i < parts.length; i++) {
+      const folder = parts.slice(0, i).join('/');
+      const other = folders.get(filePathKey(folder)) ?? files.get(filePathKey(folder));
+      if (other !== undefined && other !== folder) return `is in folder ${JSON.stringify(folder)}, which differs from ${JSON.stringify(other)} only by case or Unicode normalization`;
+      mine.push(folder);
+    }
+    const key = filePathKey(path);
+    const other = files.get(key) ?? folders.get(key);
+    if (other !== undefined) return `differs from ${JSON.stringify(other)} only by case or Unicode normalization`;
+    for (const folder of mine) folders.set(filePathKey(folder), folder);
+    files.set(key, path);
+    return undefined;
+  };
 }
 
 /**

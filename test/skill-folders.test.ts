@@ -17,7 +17,7 @@ import { createClient } from '../src/client.ts';
 import { readBundleFile } from '../src/node/bundle-file.ts';
 import { fsBytesLoader, fsLoader } from '../src/node/fs-loader.ts';
 import { startServer, type RunningServer } from '../src/node/server.ts';
-import { contentPathOf, filePathProblem, skillPathOf } from '../src/skill-files.ts';
+import { caseTwinCheck, contentPathOf, filePathProblem, skillPathOf } from '../src/skill-files.ts';
 import { gitFixture, skillMd, tempFolder } from './helpers/git-fixture.ts';
 import { readTree } from './helpers/read-tree.ts';
 
@@ -85,7 +85,28 @@ describe('content names: the reserved-name scheme is one-to-one', () => {
       expect(filePathProblem(bad), bad).toBeTypeOf('string');
     }
     expect(filePathProblem('scripts/fill.py')).toBeUndefined();
-    expect(filePathProblem(`${'d'.repeat(150)}/${'f'.repeat(100)}`)).toBeUndefined();
+    expect(filePathProblem(`${'d'.repeat(100)}/${'f'.repeat(100)}`)).toBeUndefined();
+    // The file fits a header after its folder, but the folder's own entry fits none.
+    expect(filePathProblem(`${'d'.repeat(101)}/a`)).toMatch(/^has a folder, "d{101}", too long for a tar header/);
+    expect(filePathProblem(`${'d'.repeat(150)}/${'f'.repeat(100)}`)).toMatch(/^has a folder, "d{150}"/);
+    expect(filePathProblem(`x/${'d'.repeat(101)}/a`)).toMatch(/^has a folder, "x\/d{101}", too long/);
+  });
+
+  it('case twins among files and folders: each path taken, or why not', () => {
+    const twin = caseTwinCheck();
+    const taken = ['Notes', 'notes/b.md', 'Docs/a.md', 'docs/b.md', 'docs', 'Docs/c.md', 'cafe\u0301.md', 'caf\u00e9.md', 'a/B/c', 'A/b/d'].map((path) => [path, twin(path)]);
+    expect(taken).toEqual([
+      ['Notes', undefined],
+      ['notes/b.md', 'is in folder "notes", which differs from "Notes" only by case or Unicode normalization'],
+      ['Docs/a.md', undefined],
+      ['docs/b.md', 'is in folder "docs", which differs from "Docs" only by case or Unicode normalization'],
+      ['docs', 'differs from "Docs" only by case or Unicode normalization'],
+      ['Docs/c.md', undefined],
+      ['cafe\u0301.md', undefined],
+      ['caf\u00e9.md', 'differs from "cafe\u0301.md" only by case or Unicode normalization'],
+      ['a/B/c', undefined],
+      ['A/b/d', 'is in folder "A", which differs from "a" only by case or Unicode normalization'],
+    ]);
   });
 
   it('discovery names: lower-case, single hyphens, at most 64, unique per owner', () => {
@@ -254,6 +275,11 @@ describe('hand-written content folders are read the same way', () => {
     await fs.writeFile(join(skill, 'tab\tname.md'), 'x');
     await fs.writeFile(join(skill, 'Case.md'), 'x');
     await fs.writeFile(join(skill, 'case.md'), 'y');
+    await fs.writeFile(join(skill, 'notes'), 'a file');
+    await fs.mkdir(join(skill, 'Notes'));
+    await fs.writeFile(join(skill, 'Notes', 'b.md'), 'in a folder named like it');
+    await fs.mkdir(join(skill, 'd'.repeat(101)));
+    await fs.writeFile(join(skill, 'd'.repeat(101), 'a'), 'below a long folder');
     execFileSync('mkfifo', [join(skill, 'pipe')]);
     const failure = await runBuild({ contentDir: dir, outDir: join(base, 'hand-out'), sourceDateEpoch: undefined }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(BuildError);
@@ -265,7 +291,24 @@ describe('hand-written content folders are read the same way', () => {
         expect.stringMatching(/^skills\/acme\/single\/tab\tname\.md: file name contains a control character/),
         expect.stringMatching(/^skills\/acme\/single\/(?:Case|case)\.md: differs from .* only by case/),
         'skills/acme/single/pipe: is not a regular file',
+        expect.stringMatching(/^skills\/acme\/single\/(?:Notes\/b\.md: is in folder "Notes", which differs from "notes"|notes: differs from "Notes")/),
+        expect.stringMatching(/^skills\/acme\/single\/d{101}\/a: file name has a folder, "d{101}", too long for a tar header/),
       ]),
     );
+    // With --skip-invalid the skill is left out and the others are built.
+    const skipped = await runBuild({ contentDir: dir, outDir: join(base, 'hand-skip'), sourceDateEpoch: undefined, skipInvalid: true });
+    expect(skipped.skipped).toEqual(['skills/acme/single']);
+    expect(skipped.skills).toBeGreaterThan(0);
+  });
+
+  it('a regular file named .claude-plugin is one of the skill\'s files', async () => {
+    const dir = join(base, 'plugin-file');
+    await fs.cp(content, dir, { recursive: true });
+    await fs.writeFile(join(dir, 'skills', 'acme', 'single', '.claude-plugin'), 'a file of the skill\n');
+    const out = join(base, 'plugin-file-out');
+    await runBuild({ contentDir: dir, outDir: out, sourceDateEpoch: undefined });
+    const detail = JSON.parse(await fs.readFile(join(out, 'api/v1/skills/acme/single/index.json'), 'utf8')) as { data: { files: { path: string; sha256: string }[] } };
+    expect(detail.data.files.map((f) => f.path)).toEqual(['.claude-plugin', 'SKILL.md']);
+    expect(detail.data.files[0]!.sha256).toBe(sha('a file of the skill\n'));
   });
 });

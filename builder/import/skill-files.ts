@@ -18,7 +18,7 @@ import {
   RESERVED_PATHS,
   comparePaths,
   contentPathOf,
-  filePathKey,
+  caseTwinCheck,
   filePathProblem,
 } from '../../src/skill-files.ts';
 import { readBlobs, type Repository, type TreeEntry } from './git.ts';
@@ -67,16 +67,12 @@ export function selectSkillFiles(folder: string, entries: readonly TreeEntry[], 
       else candidates.push({ path, oid: entry.oid, size: sizes.get(entry.oid) ?? 0, executable: entry.mode === '100755' });
     }
   }
-  const seen = new Map<string, string>();
+  const twin = caseTwinCheck();
   const unique: KeptFile[] = [];
   for (const file of candidates) {
-    const key = filePathKey(file.path);
-    const other = seen.get(key);
-    if (other !== undefined) leftOut.push({ path: file.path, reason: `differs from ${JSON.stringify(other)} only by case or Unicode normalization` });
-    else {
-      seen.set(key, file.path);
-      unique.push(file);
-    }
+    const why = twin(file.path);
+    if (why !== undefined) leftOut.push({ path: file.path, reason: why });
+    else unique.push(file);
   }
   // SKILL.md first, then path order: each file kept while it fits.
   const ordered = [...unique.filter((f) => f.path === 'SKILL.md'), ...unique.filter((f) => f.path !== 'SKILL.md')];

@@ -12,7 +12,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { lookup } from 'mrmime';
+import { typeOfName } from '../files.ts';
 import { ErrorCode, McpError, type ReadResourceResult, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { parseDocument } from 'yaml';
@@ -257,7 +257,7 @@ function childrenOf(record: SkillRecord, segments: readonly string[]): Resource[
       children.set(name, { uri, name: skillName, description, mimeType: 'text/markdown', size: file.size });
     } else {
       // By the extension, as the files route types it (src/files.ts); unknown extensions go untyped.
-      const mimeType = lookup(name);
+      const mimeType = typeOfName(name);
       children.set(name, { uri, name, size: file.size, ...(mimeType === undefined ? {} : { mimeType }) });
     }
   }
