@@ -206,9 +206,19 @@ function extensionSuite(connect: () => Promise<Client>) {
   });
 
   it('a skill:// URI outside any skill, or with dot segments, is no resource', async () => {
-    for (const uri of ['skill://acme/git-workflow/nope.md', 'skill://acme/git-workflow/templates%2Fcommit.md', 'skill://acme/git-workflow/skill.json', 'skill://acme/nothing/x.md']) {
+    for (const uri of ['skill://acme/git-workflow/nope.md', 'skill://acme/git-workflow/templates%2Fcommit.md', 'skill://acme/git-workflow/skill.json', 'skill://acme/nothing/x.md', 'skill://acme/nothing/SKILL.md']) {
       expect((await rpcError(client.readResource({ uri }))).code, uri).toBe(-32602);
     }
+    expect((await rpcError(client.readResource({ uri: 'skill://acme/nothing/SKILL.md' }))).message).toContain('no skill acme/nothing');
+  });
+
+  it('a skill:// URI\'s segments are percent-decoded, for SKILL.md and the other files alike', async () => {
+    const plain = await readBytes(client, 'skill://acme/git-workflow/SKILL.md');
+    const encoded = await client.readResource({ uri: 'skill://acme/git-%77orkflow/SKILL.md' });
+    expect(Buffer.from((encoded.contents[0] as { text: string }).text, 'utf8').equals(plain.bytes)).toBe(true);
+    const file = await readBytes(client, 'skill://acme/git-workflow/templates/commit.md');
+    const fileEncoded = await client.readResource({ uri: 'skill://acme/git-%77orkflow/templates/commit.md' });
+    expect(Buffer.from((fileEncoded.contents[0] as { text: string }).text, 'utf8').equals(file.bytes)).toBe(true);
   });
 
   it('the tools, resources and prompt of before are all still there', async () => {

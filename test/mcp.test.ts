@@ -142,6 +142,12 @@ describe('skills-api mcp --bundle', () => {
     const missing = await client.callTool({ name: 'get_install_command', arguments: { owner: 'acme', repo: 'pdf-toolkit', platform: 'nowhere' } });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toBe(`acme/pdf-toolkit has no install command for "nowhere"; it has: ${Object.keys(detail.data.installCommands).sort().join(', ')}`);
+    // A name every object has is no platform either.
+    for (const inherited of ['toString', '__proto__', 'constructor', 'hasOwnProperty']) {
+      const none = await client.callTool({ name: 'get_install_command', arguments: { owner: 'acme', repo: 'pdf-toolkit', platform: inherited } });
+      expect(none.isError, inherited).toBe(true);
+      expect(textOf(none), inherited).toBe(`acme/pdf-toolkit has no install command for ${JSON.stringify(inherited)}; it has: ${Object.keys(detail.data.installCommands).sort().join(', ')}`);
+    }
   });
 
   it('an API error is a tool error with the code and message', async () => {

@@ -786,13 +786,13 @@ describe('answering sentences (docs/api.md: other forms, request words, relaxati
     expect(ids(await search(engine, { q: '"deploying"' }))).toEqual(['owner/skill-001']);
   });
 
-  it('request words are dropped from plain words, kept when they are all the query has', async () => {
+  it('request words are dropped from plain words; quoted, one is searched for', async () => {
     const { engine } = await buildIndex([makeSkill(0, { name: 'PDF merge' }), makeSkill(1, { name: 'Help desk' })]);
     const answer = await search(engine, { q: 'how do I merge a pdf, please help' });
     expect(answer.meta.query).toBe('merge pdf');
     expect(ids(answer)).toEqual(['owner/skill-000']);
     expect(answer.meta.relaxed).toBeUndefined();
-    expect(ids(await search(engine, { q: 'help' }))).toEqual(['owner/skill-001']);
+    expect(ids(await search(engine, { q: '"help"' }))).toEqual(['owner/skill-001']);
   });
 
   it('relaxed when fewer than RELAX_BELOW skills hold every plain word: most words matched first, meta.relaxed; phrases and exclusions still hold', async () => {

@@ -65,14 +65,17 @@ describe('parseQuery: forms', () => {
     ]);
   });
 
-  it('request words leave bare single words, stay quoted, in a field, in a phrase, or when they are all there is', () => {
+  it('request words leave bare single words, stay quoted, in a field or in a phrase; alone they are a query of stop words', () => {
     expect(parseQuery('How do I merge several PDF files into one, please?').normalized).toBe('merge pdf files');
     expect(parseQuery('I need help using docker').normalized).toBe('docker');
     expect(parseQuery('"help" docker').normalized).toBe('"help" docker');
     expect(parseQuery('name:help docker').normalized).toBe('name:help docker');
     expect(parseQuery('using-git docker').normalized).toBe('"using git" docker');
-    expect(parseQuery('help').normalized).toBe('help');
-    expect(parseQuery('help -docker').normalized).toBe('help -docker');
+    expect(() => parseQuery('help')).toThrow(expect.objectContaining({ code: 'INVALID_QUERY', message: expect.stringMatching(/^q has no searchable words: stop words \(words that only phrase a request/) }));
+    expect(() => parseQuery('how do I')).toThrow(expect.objectContaining({ code: 'INVALID_QUERY' }));
+    expect(() => parseQuery('please help me')).toThrow(expect.objectContaining({ code: 'INVALID_QUERY' }));
+    expect(() => parseQuery('help -docker')).toThrow(expect.objectContaining({ code: 'INVALID_QUERY', message: 'q only excludes: add at least one word to search for' }));
+    expect(parseQuery('"help"').normalized).toBe('"help"');
   });
 
   it('docs/api.md lists exactly the request words of the code', () => {
@@ -153,7 +156,7 @@ describe('parseQuery: errors', () => {
     expect(error('  ').message).toMatchInlineSnapshot(`"q is empty: give a search query"`);
     expect(error('*').message).toMatchInlineSnapshot(`"q "*" is too broad: give at least one word"`);
     expect(error('a').message).toMatchInlineSnapshot(`"q "a" is too short: give at least 2 characters"`);
-    expect(error('the of').message).toMatchInlineSnapshot(`"q has no searchable words: stop words, punctuation, symbols and words over 40 characters are ignored"`);
+    expect(error('the of').message).toMatchInlineSnapshot(`"q has no searchable words: stop words (words that only phrase a request, such as how, need, help, included), punctuation, symbols and words over 40 characters are ignored; quote a word to search for it ("help")"`);
     expect(error('-docker').message).toMatchInlineSnapshot(`"q only excludes: add at least one word to search for"`);
     expect(error('d*').message).toMatchInlineSnapshot(`"prefix "d*" is too short: give at least 2 characters before *"`);
     expect(error('x'.repeat(201)).message).toMatchInlineSnapshot(`"q is 201 characters long; the limit is 200"`);

@@ -150,10 +150,10 @@ export function registerSkillsExtension(server: McpServer, client: SkillsClient,
     'skill-file',
     new ResourceTemplate('skill://{owner}/{repo}/{+path}', { list: undefined }),
     { title: 'A file of a skill', description: 'Any file of a skill, at skill://<skill-path>/<file-path> (skills/get lists them with their digests)' },
-    async (uri, variables) => {
+    async (uri) => {
       const segments = parseSkillUri(uri.href);
       if (segments === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found`);
-      const record = await loads.run(() => findSkill(client, source, String(variables.owner), String(variables.repo), uri.href));
+      const record = await loads.run(() => findSkill(client, source, segments[0]!, segments[1] ?? '', uri.href));
       const path = pathInSkill(record, segments);
       if (path === undefined || !record.files.some((f) => f.path === path)) {
         throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found: ${record.owner}/${record.repo} has no such file`);

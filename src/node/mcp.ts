@@ -15,7 +15,7 @@
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ResponseOf, SkillsClient } from '../client.ts';
 import { endpointList, type ENDPOINTS, type EndpointName } from '../endpoints.ts';
@@ -26,7 +26,7 @@ import * as S from '../schemas.ts';
 import type { SearchResponse as SearchBody } from '../schemas.ts';
 import { formatCategories, formatCategory, formatSearch, formatSkill, formatSkillList } from './cli-output.ts';
 import type { Turns } from '../fair.ts';
-import { registerSkillsExtension } from './mcp-skills.ts';
+import { parseSkillUri, registerSkillsExtension } from './mcp-skills.ts';
 import { count, oneLine, sanitize, styleFor } from './terminal-text.ts';
 
 /** Name the server reports to clients. */
@@ -113,7 +113,8 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
         async () => {
           const { data } = await client.getSkill(owner, repo);
           const platforms = Object.keys(data.installCommands).sort();
-          const command = data.installCommands[platform];
+          // Own keys only: `toString` or `__proto__` is no platform.
+          const command = Object.hasOwn(data.installCommands, platform) ? data.installCommands[platform] : undefined;
           if (command === undefined) throw new ToolError(`${data.id} has no install command for ${JSON.stringify(platform)}; it has: ${platforms.join(', ') || 'none'}`);
           return { id: data.id, platform, command, platforms };
         },
@@ -124,9 +125,17 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
     'skill',
     new ResourceTemplate('skill://{owner}/{repo}/SKILL.md', { list: undefined }),
     { title: "A skill's SKILL.md", description: 'The raw SKILL.md of the skill owner/repo', mimeType: 'text/markdown' },
-    async (uri, { owner, repo }) => {
-      const { data } = await client.getSkillContent(String(owner), String(repo));
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: data.content }] };
+    async (uri, variables) => {
+      // Segments are percent-encoded in a skill URI (docs/mcp.md); an unknown skill is an unknown resource.
+      const [owner, repo] = parseSkillUri(uri.href) ?? [];
+      if (owner === undefined || repo === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found`);
+      try {
+        const { data } = await client.getSkillContent(owner, repo);
+        return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: data.content }] };
+      } catch (error) {
+        if (isApiError(error) && error.status === 404) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found: no skill ${owner}/${repo}`);
+        throw error;
+      }
     },
   );
   server.registerResource(

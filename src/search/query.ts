@@ -13,7 +13,7 @@
  *   prefix when written `-draft*`.
  * - Repeated clauses count once; at most `MAX_CLAUSES` words in all, else INVALID_QUERY.
  * - Bare single words that only phrase a request (`REQUEST_WORDS`: how, want, need, help, …) are
- *   dropped, unless no other positive clause is left (docs/api.md "Request words").
+ *   dropped like stop words (docs/api.md "Request words").
  * - Words over `MAX_TERM_LENGTH` characters are ignored like stop words (the index drops them too).
  * - A prefix needs at least `MIN_PREFIX` characters (INVALID_QUERY otherwise); a prefix may be a
  *   stop word (`the*` finds `theme`).
@@ -89,7 +89,7 @@ export function parseQuery(q: string | undefined): ParsedQuery {
 
   let clauses: Clause[] = [];
   const seen = new Set<string>();
-  /** Bare single words that only phrase a request (`REQUEST_WORDS`): dropped unless nothing else is searched for. */
+  /** Bare single words that only phrase a request (`REQUEST_WORDS`): dropped like stop words. */
   const requestWords = new Set<Clause>();
   let i = 0;
   while (i < text.length) {
@@ -152,14 +152,13 @@ export function parseQuery(q: string | undefined): ParsedQuery {
     seen.add(key);
     clauses.push(clause);
   }
-  if (requestWords.size > 0 && clauses.some((c) => !c.negated && !requestWords.has(c))) {
-    clauses = clauses.filter((c) => !requestWords.has(c));
-  }
+  // Stop words like the others (docs/decisions.md §8): a query made only of them has nothing to search for.
+  if (requestWords.size > 0) clauses = clauses.filter((c) => !requestWords.has(c));
 
   const wordCount = clauses.reduce((n, c) => n + (c.kind === 'phrase' ? c.terms.length : 1), 0);
   if (wordCount > MAX_CLAUSES) throw new ApiError('INVALID_QUERY', `q has ${wordCount} search words; the limit is ${MAX_CLAUSES}`);
   if (clauses.length === 0) {
-    throw new ApiError('INVALID_QUERY', `q has no searchable words: stop words, punctuation, symbols and words over ${MAX_TERM_LENGTH} characters are ignored`);
+    throw new ApiError('INVALID_QUERY', `q has no searchable words: stop words (words that only phrase a request, such as how, need, help, included), punctuation, symbols and words over ${MAX_TERM_LENGTH} characters are ignored; quote a word to search for it ("help")`);
   }
   if (clauses.every((c) => c.negated)) {
     throw new ApiError('INVALID_QUERY', 'q only excludes: add at least one word to search for');
