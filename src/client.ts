@@ -112,10 +112,14 @@ function transport(options: ClientOptions): (path: string, init?: RequestInit) =
     const fetchImpl = options.fetch ?? globalThis.fetch;
     return (path, init) => fetchImpl(new URL(relativePath(path), base), init);
   }
+  // A static host that cannot be reached: the handler answers its fetch failure as any failure
+  // (500); the caller gets the failure itself instead, as from a server (`baseUrl`).
+  const unreachable = { error: undefined as unknown, serial: 0 };
+  const local: ClientOptions = 'staticBaseUrl' in options ? { ...options, fetch: watchedFetch(options.fetch ?? globalThis.fetch, unreachable) } : options;
   let handler: Promise<Handler> | undefined;
   const makeHandler = async (): Promise<Handler> => {
     const [{ createHandler }, { cachedLoader }] = await Promise.all([import('./handler.ts'), import('./loader.ts')]);
-    const { loader, bytes } = await localLoader(options);
+    const { loader, bytes } = await localLoader(local);
     return createHandler(cachedLoader(loader, { maxEntries: CACHE_ENTRIES }), bytes === undefined ? {} : { bytes });
   };
   return async (path, init) => {
@@ -124,7 +128,23 @@ function transport(options: ClientOptions): (path: string, init?: RequestInit) =
       handler = undefined;
       throw error;
     });
-    return (await handler)(new Request(new URL(relativePath(path), 'http://localhost/'), init));
+    const before = unreachable.serial;
+    const response = await (await handler)(new Request(new URL(relativePath(path), 'http://localhost/'), init));
+    if (response.status === 500 && unreachable.serial > before) throw unreachable.error;
+    return response;
+  };
+}
+
+/** `fetchImpl`, noting in `failed` each failure to fetch (the error, and one more in its count). */
+function watchedFetch(fetchImpl: typeof fetch, failed: { error: unknown; serial: number }): typeof fetch {
+  return async (input, init) => {
+    try {
+      return await fetchImpl(input, init);
+    } catch (error) {
+      failed.error = error;
+      failed.serial += 1;
+      throw error;
+    }
   };
 }
 

@@ -201,7 +201,7 @@ describe('errors', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('bad sources: two at once, a missing bundle, a non-HTTP URL, an unreachable server, a folder that is no build, none at all', async () => {
+  it('bad sources: two at once, a missing bundle, a non-HTTP URL, an unreachable server or static host, a folder that is no build, none at all', async () => {
     const closed = await startServer({ dir: fixture.dir, host: '127.0.0.1' });
     await closed.close();
     const results = await Promise.all([
@@ -209,6 +209,7 @@ describe('errors', () => {
       run(['search', 'pdf', '--bundle', join(empty, 'missing.bundle')]),
       run(['search', 'pdf', '--url', 'ftp://example.com']),
       run(['search', 'pdf', '--url', closed.url]),
+      run(['search', 'pdf', '--static-url', closed.url]),
       run(['search', 'pdf', '--dir', empty]),
       run(['search', 'pdf'], { cwd: empty }),
     ]);
@@ -216,6 +217,7 @@ describe('errors', () => {
       [2, 'skills-api: give one source: --url, --static-url, --bundle or --dir'],
       [1, `skills-api: bad bundle: cannot read bundle ${join(empty, 'missing.bundle')}: no such file`],
       [2, 'skills-api: --url must be an http(s) URL, got "ftp://example.com"'],
+      [1, expect.stringMatching(new RegExp(`^skills-api: cannot reach ${closed.url}: connect ECONNREFUSED`))],
       [1, expect.stringMatching(new RegExp(`^skills-api: cannot reach ${closed.url}: connect ECONNREFUSED`))],
       [1, `skills-api: ${empty}/ is not a build output (no api/v1/manifest.json): build it first with skills-api build --out ${empty}`],
       [2, 'skills-api: no directory to read: pass --url URL, --bundle FILE or --dir DIR, or create ./skills.bundle with: skills-api bundle --out skills.bundle'],

@@ -214,6 +214,12 @@ describe('skills-api mcp --url', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(`Cannot reach ${gone.url}: connect ECONNREFUSED 127.0.0.1:${gone.port}`);
     await client.close();
+    // A static host as well: its fetch failure, not the in-process handler's 500.
+    const fromStatic = await connect(['--static-url', gone.url]);
+    const answer = await fromStatic.callTool({ name: 'list_skills', arguments: {} });
+    expect(answer.isError).toBe(true);
+    expect(textOf(answer)).toBe(`Cannot reach ${gone.url}: connect ECONNREFUSED 127.0.0.1:${gone.port}`);
+    await fromStatic.close();
   });
 
   it('answers through a canonical API server, and the process ends when the client closes', async () => {
