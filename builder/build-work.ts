@@ -10,7 +10,7 @@ import { MANIFEST_PATH } from '../src/paths.ts';
 import { BuildError, type BuildOptions, type BuildReport } from './build.ts';
 import { readLoadCache, writeLoadCache } from './build-cache.ts';
 import { GENERATOR } from './package-info.ts';
-import { emitChangePages, logBytesAfter, planChanges, readChangeLog, readSoundPrefix, rememberSoundLog, skippedSkillIds, withChangeLog, writeChangeLog } from './changes.ts';
+import { emitChangePages, logBytesAfter, planChanges, readChangeLog, readSoundPrefix, rememberSoundLog, shortenedLogProblem, skippedSkillIds, withChangeLog, writeChangeLog } from './changes.ts';
 import { ATOM_FEED_PATH, JSON_FEED_PATH, atomFeed, jsonFeed } from './feeds.ts';
 import type { FolderStamp } from './folder-stamp.ts';
 import { loadContent } from './load-content.ts';
@@ -83,6 +83,9 @@ export async function buildAfterCheck(options: BuildOptions, start: BuildStart):
   const sound = contentRoot === undefined ? undefined : readSoundPrefix(cacheDir, contentRoot, buildCodeHash());
   const { log, problems: logProblems } = readChangeLog(options.contentDir, sound);
   problems.push(...logProblems);
+  // Fewer entries than the last build left: lost lines are never quietly written again.
+  const shortened = contentRoot === undefined ? undefined : shortenedLogProblem(cacheDir, contentRoot, log.entries.length);
+  if (shortened !== undefined) problems.push(shortened);
   const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
   if (problems.length > 0 && !(options.skipInvalid === true && skippable)) throw new BuildError(problems);
   // What this build adds to the log, at the build's time; written just before the swap.

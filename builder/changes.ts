@@ -182,6 +182,29 @@ export function readSoundPrefix(cacheDir: string, root: string, code: string): S
 }
 
 /**
+ * The problem of a log shorter than the one the last `--incremental` build into `cacheDir` left
+ * for content folder `root` (whatever build code it ran): its last lines are gone (a checkout that
+ * lost them, a log not committed), and building on would publish other cursors for the same
+ * changes. Undefined when the log is no shorter, or no build left a record of it.
+ */
+export function shortenedLogProblem(cacheDir: string, root: string, entries: number): Problem | undefined {
+  const file = soundFile(cacheDir, root);
+  const read = readCheckedFile(file);
+  if (read === undefined || read.header.format !== SOUND_FORMAT || read.header.version !== SOUND_VERSION || read.header.contentDir !== root) return undefined;
+  let left: unknown;
+  try {
+    left = (JSON.parse(read.body) as { entries?: unknown }).entries;
+  } catch {
+    return undefined;
+  }
+  if (!Number.isSafeInteger(left) || entries >= (left as number)) return undefined;
+  return {
+    file: CHANGE_LOG_FILE,
+    message: `holds ${entries} entries, fewer than the ${left as number} the last build left in it: its last lines are gone, and mirrors may hold their cursors. The build never repairs the log: restore it (from git, for instance; commit it after every build) and build again, or remove ${file} to start the history anew`,
+  };
+}
+
+/**
  * Remember in `cacheDir` that `bytes`, content folder `root`'s log as this build left it (checked,
  * and what it appended), are sound, with their `entries` entries; the next build of the same build
  * code then checks only what follows them. Never throws: without it, the next build checks every line.

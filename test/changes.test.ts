@@ -358,6 +358,35 @@ describe('a damaged log', () => {
   });
 });
 
+describe('a log that lost its last lines', () => {
+  it('since the last incremental build: a clear error, nothing written, until the log is restored', async () => {
+    await build(1, { incremental: true });
+    await content.write({ [`${skillDir(1)}/SKILL.md`]: skillMd({ name: 'Skill 1', description: 'v2', license: 'MIT' }) });
+    await build(2, { incremental: true });
+    const whole = await logText();
+    const lines = whole.split('\n').filter((line) => line !== '');
+    const before = await readTree(out);
+    // One line short (an older log checked out), then no log at all (a log never committed).
+    for (const [text, entries] of [[`${lines.slice(0, -1).join('\n')}\n`, lines.length - 1], [undefined, 0]] as const) {
+      if (text === undefined) await fs.rm(join(content.dir, CHANGE_LOG_FILE));
+      else await fs.writeFile(join(content.dir, CHANGE_LOG_FILE), text);
+      const error = await build(3, { incremental: true }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(BuildError);
+      expect((error as BuildError).problems).toEqual([
+        { file: CHANGE_LOG_FILE, message: expect.stringMatching(new RegExp(`^holds ${entries} entries, fewer than the ${lines.length} the last build left in it: its last lines are gone`)) },
+      ]);
+      expect(await readTree(out)).toEqual(before);
+      if (text !== undefined) expect(await logText()).toBe(text);
+    }
+    await fs.writeFile(join(content.dir, CHANGE_LOG_FILE), whole);
+    await build(3, { incremental: true });
+    expect(await logText()).toBe(whole);
+  });
+});
+
 describe('a sound prefix (readChangeLog with what an earlier build checked)', () => {
   const soundOf = (bytes: Buffer, entries: number): SoundPrefix => ({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), entries });
 

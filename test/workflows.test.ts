@@ -27,6 +27,16 @@ describe('workflow files', () => {
     expect(errors).toEqual([]);
   });
 
+  it('the nightly example commits the content after the build, so the change log the build appends to is kept', async () => {
+    const workflow = parse(await readFile(join(ROOT, 'docs/examples/nightly-directory.yml'), 'utf8')) as { jobs: { build: { steps: Array<{ name?: string; run?: string; if?: string }> } } };
+    const steps = workflow.jobs.build.steps;
+    const build = steps.findIndex((step) => /skills-api build .*--incremental/.test(step.run ?? ''));
+    const commit = steps.findIndex((step) => /git add content/.test(step.run ?? ''));
+    expect(build).toBeGreaterThan(-1);
+    expect(commit).toBeGreaterThan(build);
+    expect(steps.filter((step) => /git add content/.test(step.run ?? ''))).toHaveLength(1);
+  });
+
   it('the validator refuses a broken workflow (the check can fail)', () => {
     const broken = 'name: x\non: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    stepz: []\n';
     expect(validateWorkflow(broken).errors.length).toBeGreaterThan(0);
