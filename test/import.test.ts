@@ -259,6 +259,35 @@ describe('import of every layout', () => {
   }, 30_000);
 });
 
+describe('a skill broken upstream for a night', () => {
+  it('is skipped and kept as the last import left it (its statistics too), never removed; fixed, it is updated in place', async () => {
+    const parent = await tempFolder('import-held-');
+    const repo = await gitFixture(parent, 'repo', 'https://github.com/acme/tools');
+    await repo.commit('2025-01-01T00:00:00Z', { 'skills/docx/SKILL.md': skillMd('docx', 'Word documents.'), 'skills/pdf/SKILL.md': skillMd('pdf', 'PDF tools.') });
+    const out = join(parent, 'content');
+    const run = (today: string) => runImport({ sources: [{ url: repo.dir }], out, cacheDir: join(parent, 'cache'), meta: { kind: 'none' }, today });
+    await run('2025-01-02');
+    // Statistics the importer does not own (views, installs, favorites).
+    const stats = join(out, 'skills/acme/docx/stats.json');
+    const own = { views: 1234, installs: 56, favorites: 7, starHistory: [{ date: '2025-01-02', stars: 3 }] };
+    await fs.writeFile(stats, `${JSON.stringify(own)}\n`);
+    const before = await fs.readFile(join(out, 'skills/acme/docx/SKILL.md'));
+    await repo.commit('2025-01-03T00:00:00Z', { 'skills/docx/SKILL.md': '---\nname: [docx, two]\ndescription: Broken.\n---\nBody.\n' });
+    const broken = await run('2025-01-04');
+    expect(broken.counts).toMatchObject({ removed: 0, skipped: 1 });
+    expect(broken.skills.find((s) => s.path === 'skills/docx/SKILL.md')).toMatchObject({ status: 'skipped' });
+    expect(await fs.readFile(join(out, 'skills/acme/docx/SKILL.md'))).toEqual(before);
+    expect(await json(stats)).toEqual(own);
+    expect((await json(join(out, 'imports.json'))).skills).toMatchObject({ 'https://github.com/acme/tools#skills/docx': 'acme/docx' });
+    await repo.commit('2025-01-05T00:00:00Z', { 'skills/docx/SKILL.md': skillMd('docx', 'Word documents, fixed.') });
+    const fixed = await run('2025-01-06');
+    expect(fixed.counts).toMatchObject({ added: 0, removed: 0, skipped: 0 });
+    expect(await fs.readFile(join(out, 'skills/acme/docx/SKILL.md'), 'utf8')).toContain('Word documents, fixed.');
+    expect(await json(stats)).toEqual(own);
+    await fs.rm(parent, { recursive: true, force: true });
+  }, 60_000);
+});
+
 describe('ids across imports', () => {
   it('a colliding skill in a later commit renames nothing; skills deleted upstream disappear; hand-made folders stay', async () => {
     const parent = await tempFolder('import-ids-');

@@ -148,6 +148,9 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
   const pending: Pending[] = [];
   /** Repositories read completely: their skills not seen now are gone upstream. */
   const readRepositories = new Set<string>();
+  // Skills still upstream but skipped for their own problems this run (a front matter broken for a
+  // night): an earlier import's folder stays as it was, statistics included, and is no removal.
+  const held = new Set<string>();
 
   for (const [index, spec] of options.sources.entries()) {
     options.onProgress?.(index, options.sources.length, spec.url);
@@ -155,6 +158,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
       const found = await readSource(spec, options, facts, readMeta, warn);
       readRepositories.add(found.repository);
       pending.push(...found.pending);
+      for (const key of found.held) held.add(key);
       report.skills.push(...found.skipped);
       report.repositories.push({ source: spec.url, repository: found.repository, commit: found.commit, skills: found.pending.length });
     } catch (error) {
@@ -215,7 +219,7 @@ export async function runImport(options: ImportOptions): Promise<ImportReport> {
     if (nextState[key] !== undefined) continue;
     const repository = key.slice(0, key.lastIndexOf('#'));
     // Read this run (and the skill is no longer there), or not among this run's repositories.
-    const gone = readRepositories.has(repository) || prune;
+    const gone = !held.has(key) && (readRepositories.has(repository) || prune);
     if (!gone) {
       nextState[key] = id;
       continue;
@@ -238,7 +242,7 @@ async function readSource(
   facts: ContentFacts,
   readMeta: ReturnType<typeof metaReader>,
   warn: (text: string) => void,
-): Promise<{ repository: string; commit: string; pending: Pending[]; skipped: ReportedSkill[] }> {
+): Promise<{ repository: string; commit: string; pending: Pending[]; skipped: ReportedSkill[]; held: string[] }> {
   const repo = await openRepository(spec.url, join(options.cacheDir, 'repositories'), spec.ref);
   const remote = repo.remoteUrl ?? spec.url;
   const github = githubSlug(remote);
@@ -286,12 +290,15 @@ async function readSource(
   const pending: Pending[] = [];
   /** Front matter names by skill folder: a nested skill that repeats its parent's is a copy. */
   const names = new Map<string, string>();
+  const held: string[] = [];
   for (const skill of skills) {
     const made = pendingSkill(skill, repositoryFacts, names);
-    if (typeof made === 'string') skipped.push({ repository, path: skill.entry.path, status: 'skipped', reason: made });
-    else pending.push(made);
+    if (typeof made === 'string') {
+      skipped.push({ repository, path: skill.entry.path, status: 'skipped', reason: made });
+      held.push(`${repository}#${skill.path}`);
+    } else pending.push(made);
   }
-  return { repository, commit: repo.commit, pending, skipped };
+  return { repository, commit: repo.commit, pending, skipped, held };
 }
 
 /** The manifests of a repository by path: parsed JSON, or why one cannot be read. */
