@@ -13,6 +13,12 @@ import type { Handler } from './handler.ts';
 import { shareRoute } from './route.ts';
 import { SEARCH_DIR } from './search/format.ts';
 
+/**
+ * Response headers a cross-origin page may read (`Access-Control-Expose-Headers`), on every host:
+ * the validator, the canonical URL of an id asked in another case, and where a rate limit stands.
+ */
+export const EXPOSED_HEADERS = 'ETag, Content-Location, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
+
 /** Lifetimes of API answers, in seconds. */
 export interface CachingOptions {
   /** Browser (private cache) lifetime; default 60. */
@@ -57,7 +63,7 @@ export function cacheControlFor(path: string, status: number, api: boolean, opti
  * Wrap `handler` so that every answer carries `Cache-Control` (unless the handler set one) and
  * every 200 a strong ETag of its body (unless the handler set one); a GET or HEAD whose
  * `If-None-Match` matches gets a bodiless 304 instead. HEAD is answered from the GET answer, so
- * both carry the same ETag. `Access-Control-Expose-Headers: ETag` lets cross-origin pages read it.
+ * both carry the same ETag. `Access-Control-Expose-Headers` (`EXPOSED_HEADERS`) lets cross-origin pages read it.
  * With `options.memo`, 200 answers are kept by URL and sent again without the handler.
  */
 export function withCaching(handler: Handler, options: CachingOptions = {}): Handler {
@@ -88,7 +94,7 @@ export function withCaching(handler: Handler, options: CachingOptions = {}): Han
     const response = await handler(head ? asGet(request) : request);
     const headers = new Headers(response.headers);
     if (!headers.has('cache-control')) headers.set('cache-control', cacheControlFor(new URL(request.url).pathname, response.status, true, options));
-    headers.set('access-control-expose-headers', 'ETag');
+    headers.set('access-control-expose-headers', EXPOSED_HEADERS);
     if (response.status !== 200 || response.body === null) {
       if (head) await response.body?.cancel();
       return new Response(head ? null : response.body, { status: response.status, statusText: response.statusText, headers });

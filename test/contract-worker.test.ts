@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runBuild } from '../builder/build.ts';
 import { edgeConfig, readWranglerConfig, startEdge, type RunningEdge } from '../scripts/dev-edge.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
-import { strongEtag } from '../src/http-cache.ts';
+import { EXPOSED_HEADERS, strongEtag } from '../src/http-cache.ts';
 import { mapLoader } from '../src/loader.ts';
 import type { Manifest } from '../src/manifest.ts';
 import { FORMAT_VERSION, MANIFEST_PATH, ORDERS, SORTS } from '../src/paths.ts';
@@ -68,7 +68,7 @@ describe('edge Worker over the sample build', () => {
       expect(response.headers.get('etag')).toBe(`W/${await strongEtag(body)}`);
       expect(response.headers.get('etag')).toMatch(/^W\/"[A-Za-z0-9_-]{43}"$/);
       expect(response.headers.get('vary')).toMatch(/Accept-Encoding/);
-      expect(response.headers.get('access-control-expose-headers')).toBe('ETag');
+      expect(response.headers.get('access-control-expose-headers')).toBe(EXPOSED_HEADERS);
       const other = await get('/api/v1/skills?limit=4');
       expect(other.headers.get('etag')).not.toBe(response.headers.get('etag'));
     });

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strongEtag } from '../src/http-cache.ts';
+import { EXPOSED_HEADERS, strongEtag } from '../src/http-cache.ts';
 import { MAX_PIPELINED, MAX_PREPARING, startServer, type RunningServer } from '../src/node/server.ts';
 import { FORMAT_VERSION } from '../src/paths.ts';
 import { contractContent, writeContractTree } from './contract/contract-data.ts';
@@ -95,6 +95,7 @@ describe('static files', () => {
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer.headers['content-length']).toBe(String(Buffer.byteLength(BIG)));
     expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expect(answer.headers['access-control-expose-headers']).toBe(EXPOSED_HEADERS);
     expect(answer.headers['vary']).toBe('Accept-Encoding');
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
   });

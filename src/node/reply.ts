@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { addVary, bodyBytes, isContentEtag } from '../http-cache.ts';
+import { EXPOSED_HEADERS, addVary, bodyBytes, isContentEtag } from '../http-cache.ts';
 import { promisify } from 'node:util';
 import { createGzip, gzip } from 'node:zlib';
 import { ApiError } from '../errors.ts';
@@ -24,7 +24,7 @@ export interface Reply {
 /** Headers on every answer: anyone may read this public read-only API, and nothing is sniffed. */
 const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag, Retry-After',
+  'access-control-expose-headers': EXPOSED_HEADERS,
   'x-content-type-options': 'nosniff',
 };
 
