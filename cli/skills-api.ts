@@ -139,7 +139,11 @@ function addQueryCommands(program: Command, { io, print, output, open }: CliCont
     .option('--no-has-index', 'only skills without one')
     .option('--page <n>', 'page of results', integer('--page', 1))
     .option('--limit <n>', 'results per page (default 20)', integer('--limit', 1))
+    // `-docx` is an exclusion of the query, not an option; an unknown `--option` is still refused.
+    .allowUnknownOption()
     .action(async (words: string[], o: SourceOptions & { category?: string; platform?: string; minStars?: number; hasIndex?: boolean; page?: number; limit?: number; json?: boolean }) => {
+      const unknown = words.find((word) => word.startsWith('--'));
+      if (unknown !== undefined) throw new UsageError(`unknown option '${unknown.split('=')[0]}'`);
       const client = await open(o);
       const body = await client.searchSkills({ q: words.join(' '), category: o.category, platform: o.platform, minStars: o.minStars, hasIndex: o.hasIndex, page: o.page, limit: o.limit });
       print(o.json ? json(body) : formatSearch(body, output()));

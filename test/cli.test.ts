@@ -84,6 +84,19 @@ describe('queries', () => {
     for (const other of others) expect(other).toEqual(fromBundle);
   });
 
+  it('search takes an exclusion as a word of the query, before or after the options; an unknown --option is still refused', async () => {
+    const results = await Promise.all([
+      run(['search', 'name:pdf', '-summarizer', '--bundle', fixture.bundle, '--json']),
+      run(['search', '-summarizer', 'name:pdf', '--bundle', fixture.bundle, '--json']),
+      run(['search', 'name:pdf', '--bundle', fixture.bundle, '--lmit', '5']),
+    ]);
+    for (const result of results.slice(0, 2)) {
+      expect(result.code, result.stderr).toBe(0);
+      expect((JSON.parse(result.stdout) as { data: Array<{ id: string }> }).data.map((r) => r.id)).toEqual(['acme/pdf-toolkit']);
+    }
+    expect(results[2]).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^skills-api: unknown option '--lmit'/) });
+  });
+
   it('--json prints the API JSON', async () => {
     const result = await run(['search', 'pdf', '--min-stars', '10', '--no-has-index', '--limit', '1', '--bundle', fixture.bundle, '--json']);
     expect(result.code).toBe(0);
