@@ -34,7 +34,7 @@ import { BundleError } from '../src/bundle.ts';
 import { createClient, type SkillsClient } from '../src/client.ts';
 import { isApiError } from '../src/errors.ts';
 import { checkManifest, type Manifest } from '../src/manifest.ts';
-import { MANIFEST_PATH, ORDERS, SORTS } from '../src/paths.ts';
+import { MANIFEST_PATH, MAX_LIMIT, ORDERS, SORTS } from '../src/paths.ts';
 import { normalizeBase } from '../builder/site.ts';
 import { readBundleFile } from '../src/node/bundle-file.ts';
 import { builtManifest, folder, readManifest, readPort, readRateLimit, startupLine, UsageError, versionLine } from './cli.ts';
@@ -138,7 +138,7 @@ function addQueryCommands(program: Command, { io, print, output, open }: CliCont
     .option('--has-index', 'only skills with a .claude-plugin/marketplace.json')
     .option('--no-has-index', 'only skills without one')
     .option('--page <n>', 'page of results', integer('--page', 1))
-    .option('--limit <n>', 'results per page (default 20)', integer('--limit', 1))
+    .option('--limit <n>', 'results per page (default 20)', integer('--limit', 1, MAX_LIMIT))
     // `-docx` is an exclusion of the query, not an option; an unknown `--option` is still refused.
     .allowUnknownOption()
     .action(async (words: string[], o: SourceOptions & { category?: string; platform?: string; minStars?: number; hasIndex?: boolean; page?: number; limit?: number; json?: boolean }) => {
@@ -183,7 +183,7 @@ function addQueryCommands(program: Command, { io, print, output, open }: CliCont
     .addOption(new Option('--sort <key>', 'sort key (default stars)').choices(SORTS))
     .addOption(new Option('--order <order>', 'sort order (default desc)').choices(ORDERS))
     .option('--page <n>', 'page', integer('--page', 1))
-    .option('--limit <n>', 'skills per page (default 20)', integer('--limit', 1))
+    .option('--limit <n>', 'skills per page (default 20)', integer('--limit', 1, MAX_LIMIT))
     .action(async (o: SourceOptions & { category?: string; platform?: string; sort?: (typeof SORTS)[number]; order?: (typeof ORDERS)[number]; page?: number; limit?: number; json?: boolean }) => {
       const client = await open(o);
       const body = await client.listSkills({ category: o.category, platform: o.platform, sort: o.sort, order: o.order, page: o.page, limit: o.limit });
@@ -414,9 +414,11 @@ function basePath(value: string): string {
 }
 
 /** A commander parser for an integer option ≥ `min`. */
-function integer(flag: string, min: number): (value: string) => number {
+function integer(flag: string, min: number, max?: number): (value: string) => number {
   return (value) => {
-    if (!/^\d{1,15}$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`${flag} must be a whole number ≥ ${min}`);
+    if (!/^\d{1,15}$/.test(value) || Number(value) < min || (max !== undefined && Number(value) > max)) {
+      throw new InvalidArgumentError(max === undefined ? `${flag} must be a whole number ≥ ${min}` : `${flag} must be a whole number from ${min} to ${max}`);
+    }
     return Number(value);
   };
 }

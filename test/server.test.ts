@@ -368,6 +368,11 @@ describe('options', () => {
     const limited = await startServer({ dir: out, host: '127.0.0.1', rateLimit: { limit: 2, windowMs: 60_000 } });
     try {
       const get = (path: string) => fetch(new URL(path, limited.url));
+      // CORS preflights count for nothing (a refused one would hide the 429 from a browser).
+      for (const path of ['/api/v1/categories', '/mcp', '/api/v1/skills', '/api/v1/categories']) {
+        const preflight = await fetch(new URL(path, limited.url), { method: 'OPTIONS', headers: { origin: 'https://example.com', 'access-control-request-method': path === '/mcp' ? 'POST' : 'GET' } });
+        expect(preflight.status, path).toBe(204);
+      }
       expect((await get('/api/v1/categories')).status).toBe(200);
       expect((await get('/api/v1/skills')).status).toBe(200);
       const third = await get('/api/v1/categories');

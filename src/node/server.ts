@@ -183,15 +183,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     const api = isHandlerRoute(url.pathname, route);
     handlerPaths.set(req, { pathname: url.pathname, api });
     const mcp = route?.endpoint.hosted === true && route.name === 'mcp';
-    // While limiting, every API answer says where the client stands (X-RateLimit-*); an MCP request counts as one.
-    const decision = (api || mcp) && limit !== undefined ? limit(req.socket.remoteAddress ?? '') : undefined;
+    // While limiting, every API answer says where the client stands (X-RateLimit-*); an MCP request
+    // counts as one. A CORS preflight counts for nothing: refused, a browser would report a CORS
+    // failure instead of the 429 of the request it precedes.
+    const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+    const decision = (api || mcp) && limit !== undefined && !preflight ? limit(req.socket.remoteAddress ?? '') : undefined;
     const limited = (reply: Reply): Reply =>
       decision === undefined ? reply : { ...reply, headers: { ...reply.headers, ...rateLimitHeaders(decision) } };
     if (decision?.allowed === false) {
       return limited(errorReply(new ApiError('RATE_LIMITED', `Too many requests; retry in ${decision.reset} s`)));
     }
     // `/mcp` takes POST: its own preflight and answer, before the policy of the API.
-    if (mcp && req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+    if (mcp && preflight) {
       return { status: 204, headers: MCP_PREFLIGHT_HEADERS, body: null };
     }
     if (mcp) return limited(await answerMcp(req, url));
