@@ -171,6 +171,21 @@ function extensionSuite(connect: () => Promise<Client>) {
     expect(await get('https://example.com/SKILL.md')).toMatchObject({ code: -32602 });
   });
 
+  it('a missing or wrongly typed param of an extension method is -32602 naming it, in one line', async () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['skills/get', {}, 'params.uri: expected a string, got nothing'],
+      ['skills/get', { uri: 5 }, 'params.uri: expected a string, got 5'],
+      ['skills/list', { cursor: 2 }, 'params.cursor: expected a string, got 2'],
+      ['resources/directory/read', {}, 'params.uri: expected a string, got nothing'],
+      ['resources/directory/read', { uri: 'skill://acme/git-workflow', cursor: [] }, 'params.cursor: expected a string, got []'],
+    ];
+    for (const [method, params, message] of cases) {
+      const error = await rpcError(client.request({ method, params } as never, z.unknown()));
+      expect(error, `${method} ${JSON.stringify(params)}`).toMatchObject({ code: -32602, message: expect.stringContaining(message) });
+      expect(error.message).not.toContain('\n');
+    }
+  });
+
   it('a cursor not given out is -32602', async () => {
     for (const cursor of ['0', 'abc', '2.5', '99']) {
       const error = await rpcError(client.request({ method: 'skills/list', params: { cursor } } as never, ListResult));

@@ -67,18 +67,22 @@ export interface SkillEntry {
   resources: { uri: string; digest: string; size: number }[];
 }
 
-const ListSkillsRequest = z.object({
-  method: z.literal('skills/list'),
-  params: z.object({ cursor: z.string().optional() }).passthrough().optional(),
-});
-const GetSkillRequest = z.object({
-  method: z.literal('skills/get'),
-  params: z.object({ uri: z.string() }).passthrough(),
-});
-const DirectoryReadRequest = z.object({
-  method: z.literal('resources/directory/read'),
-  params: z.object({ uri: z.string(), cursor: z.string().optional() }).passthrough(),
-});
+// The params are checked by the handlers (`stringParam`): a wrong one is -32602 naming it, where
+// a schema's failure would be the SDK's -32603 with the whole validation report.
+const ANY_PARAMS = z.record(z.string(), z.unknown()).optional();
+const ListSkillsRequest = z.object({ method: z.literal('skills/list'), params: ANY_PARAMS });
+const GetSkillRequest = z.object({ method: z.literal('skills/get'), params: ANY_PARAMS });
+const DirectoryReadRequest = z.object({ method: z.literal('resources/directory/read'), params: ANY_PARAMS });
+
+/** The string param `name` of a request (undefined when absent and not `required`), or -32602 naming it. */
+function stringParam(params: Record<string, unknown> | undefined, name: string, required: true): string;
+function stringParam(params: Record<string, unknown> | undefined, name: string, required: false): string | undefined;
+function stringParam(params: Record<string, unknown> | undefined, name: string, required: boolean): string | undefined {
+  const value = params?.[name];
+  if (value === undefined && !required) return undefined;
+  if (typeof value !== 'string') throw new McpError(ErrorCode.InvalidParams, `params.${name}: expected a string, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`);
+  return value;
+}
 
 /**
  * The files of a skill and how to read them: the detail's `files` when the directory lists them,
@@ -103,7 +107,7 @@ export function registerSkillsExtension(server: McpServer, client: SkillsClient,
   server.server.registerCapabilities({ extensions: { [SKILLS_EXTENSION]: { directoryRead: true } } });
 
   server.server.setRequestHandler(ListSkillsRequest, async (request) => {
-    const cursor = request.params?.cursor;
+    const cursor = stringParam(request.params, 'cursor', false);
     const page = cursor === undefined ? 1 : Number(cursor);
     if (!Number.isSafeInteger(page) || page < 1 || String(page) !== (cursor ?? '1')) {
       throw new McpError(ErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}`);
@@ -117,7 +121,7 @@ export function registerSkillsExtension(server: McpServer, client: SkillsClient,
   });
 
   server.server.setRequestHandler(GetSkillRequest, async (request) => {
-    const { uri } = request.params;
+    const uri = stringParam(request.params, 'uri', true);
     const segments = parseSkillUri(uri);
     if (segments === undefined || segments.length < 3 || segments.at(-1) !== 'SKILL.md') {
       throw new McpError(ErrorCode.InvalidParams, `${JSON.stringify(uri)} is not the skill://<skill-path>/SKILL.md URI of a skill`);
@@ -131,7 +135,8 @@ export function registerSkillsExtension(server: McpServer, client: SkillsClient,
   });
 
   server.server.setRequestHandler(DirectoryReadRequest, async (request) => {
-    const { uri, cursor } = request.params;
+    const uri = stringParam(request.params, 'uri', true);
+    const cursor = stringParam(request.params, 'cursor', false);
     // Every listing fits one answer (a skill has at most MAX_SKILL_FILES files): no cursor is ever given out.
     if (cursor !== undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid cursor ${JSON.stringify(cursor)}`);
     const segments = parseSkillUri(uri);
