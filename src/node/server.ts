@@ -184,8 +184,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     handlerPaths.set(req, { pathname: url.pathname, api });
     const mcp = route?.endpoint.hosted === true && route.name === 'mcp';
     // While limiting, every API answer says where the client stands (X-RateLimit-*); an MCP request
-    // counts as one. A CORS preflight counts for nothing: refused, a browser would report a CORS
-    // failure instead of the 429 of the request it precedes.
+    // counts as one, a CORS preflight as none (refused, it would hide the 429 from a browser).
     const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
     const decision = (api || mcp) && limit !== undefined && !preflight ? limit(req.socket.remoteAddress ?? '') : undefined;
     const limited = (reply: Reply): Reply =>
