@@ -10,7 +10,7 @@ import { MANIFEST_PATH } from '../src/paths.ts';
 import { BuildError, type BuildOptions, type BuildReport } from './build.ts';
 import { readLoadCache, writeLoadCache } from './build-cache.ts';
 import { GENERATOR } from './package-info.ts';
-import { emitChangePages, logBytesAfter, planChanges, readChangeLog, readSoundPrefix, rememberSoundLog, shortenedLogProblem, skippedSkillIds, withChangeLog, writeChangeLog } from './changes.ts';
+import { emitChangePages, logBytesAfter, planChanges, readChangeLog, readLogRecord, rememberSoundLog, shortenedLogProblem, soundPrefixOf, skippedSkillIds, withChangeLog, writeChangeLog } from './changes.ts';
 import { ATOM_FEED_PATH, JSON_FEED_PATH, atomFeed, jsonFeed } from './feeds.ts';
 import type { FolderStamp } from './folder-stamp.ts';
 import { loadContent } from './load-content.ts';
@@ -80,11 +80,11 @@ export async function buildAfterCheck(options: BuildOptions, start: BuildStart):
   });
   // A damaged change log is never skippable: it is the history mirrors follow (builder/changes.ts).
   // An incremental build checks only the lines after those the last one left sound.
-  const sound = contentRoot === undefined ? undefined : readSoundPrefix(cacheDir, contentRoot, buildCodeHash());
-  const { log, problems: logProblems } = readChangeLog(options.contentDir, sound);
+  const logRecord = contentRoot === undefined ? undefined : readLogRecord(cacheDir, contentRoot);
+  const { log, problems: logProblems } = readChangeLog(options.contentDir, soundPrefixOf(logRecord, buildCodeHash()));
   problems.push(...logProblems);
   // Fewer entries than the last build left: lost lines are never quietly written again.
-  const shortened = contentRoot === undefined ? undefined : shortenedLogProblem(cacheDir, contentRoot, log.entries.length);
+  const shortened = shortenedLogProblem(logRecord, log.entries.length);
   if (shortened !== undefined) problems.push(shortened);
   const skippable = problems.every((p) => skipped.some((dir) => p.file === dir || p.file.startsWith(`${dir}/`)));
   if (problems.length > 0 && !(options.skipInvalid === true && skippable)) throw new BuildError(problems);

@@ -81,7 +81,7 @@ export interface ChangeLog {
 
 /**
  * The first bytes of a log that an earlier build of the same build code read and found sound
- * (`readSoundPrefix`): how many, their SHA-256 in hex and how many entries they hold.
+ * (`readLogRecord`): how many, their SHA-256 in hex and how many entries they hold.
  */
 export interface SoundPrefix {
   bytes: number;
@@ -163,44 +163,50 @@ function soundFile(cacheDir: string, root: string): string {
   return join(resolve(cacheDir), `changes-${sha256(root).slice(0, 16)}.json`);
 }
 
+/** What the last `--incremental` build remembered of a content folder's log (`readLogRecord`). */
+export interface LogRecord {
+  /** The build code that checked the prefix: only a build of the same code trusts it. */
+  code: unknown;
+  prefix: SoundPrefix;
+  /** The file it is kept in (named in messages). */
+  file: string;
+}
+
 /**
- * The sound prefix of content folder `root`'s log that an `--incremental` build of build code
- * `code` remembered in `cacheDir` (`rememberSoundLog`); undefined when there is none it can trust.
+ * What the last `--incremental` build into `cacheDir` remembered of content folder `root`'s log
+ * (`rememberSoundLog`), whatever its build code; undefined when there is none it can read.
  */
-export function readSoundPrefix(cacheDir: string, root: string, code: string): SoundPrefix | undefined {
-  const read = readCheckedFile(soundFile(cacheDir, root));
+export function readLogRecord(cacheDir: string, root: string): LogRecord | undefined {
+  const file = soundFile(cacheDir, root);
+  const read = readCheckedFile(file);
   if (read === undefined) return undefined;
   const { header, body } = read;
-  if (header.format !== SOUND_FORMAT || header.version !== SOUND_VERSION || header.code !== code || header.contentDir !== root) return undefined;
+  if (header.format !== SOUND_FORMAT || header.version !== SOUND_VERSION || header.contentDir !== root) return undefined;
   try {
     const { bytes, sha256: hash, entries } = JSON.parse(body) as Partial<SoundPrefix>;
     if (!Number.isSafeInteger(bytes) || !Number.isSafeInteger(entries) || typeof hash !== 'string') return undefined;
-    return { bytes: bytes!, sha256: hash, entries: entries! };
+    return { code: header.code, prefix: { bytes: bytes!, sha256: hash, entries: entries! }, file };
   } catch {
     return undefined;
   }
 }
 
+/** The sound prefix of `record` that a build of build code `code` can trust (`readChangeLog`). */
+export function soundPrefixOf(record: LogRecord | undefined, code: string): SoundPrefix | undefined {
+  return record?.code === code ? record.prefix : undefined;
+}
+
 /**
- * The problem of a log shorter than the one the last `--incremental` build into `cacheDir` left
- * for content folder `root` (whatever build code it ran): its last lines are gone (a checkout that
- * lost them, a log not committed), and building on would publish other cursors for the same
- * changes. Undefined when the log is no shorter, or no build left a record of it.
+ * The problem of a log of `entries` entries, shorter than the one the last `--incremental` build
+ * left (`record`, whatever build code it ran): its last lines are gone (a checkout that lost them,
+ * a log not committed), and building on would publish other cursors for the same changes.
+ * Undefined when the log is no shorter, or no build left a record of it.
  */
-export function shortenedLogProblem(cacheDir: string, root: string, entries: number): Problem | undefined {
-  const file = soundFile(cacheDir, root);
-  const read = readCheckedFile(file);
-  if (read === undefined || read.header.format !== SOUND_FORMAT || read.header.version !== SOUND_VERSION || read.header.contentDir !== root) return undefined;
-  let left: unknown;
-  try {
-    left = (JSON.parse(read.body) as { entries?: unknown }).entries;
-  } catch {
-    return undefined;
-  }
-  if (!Number.isSafeInteger(left) || entries >= (left as number)) return undefined;
+export function shortenedLogProblem(record: LogRecord | undefined, entries: number): Problem | undefined {
+  if (record === undefined || entries >= record.prefix.entries) return undefined;
   return {
     file: CHANGE_LOG_FILE,
-    message: `holds ${entries} entries, fewer than the ${left as number} the last build left in it: its last lines are gone, and mirrors may hold their cursors. The build never repairs the log: restore it (from git, for instance; commit it after every build) and build again, or remove ${file} to start the history anew`,
+    message: `holds ${entries} entries, fewer than the ${record.prefix.entries} the last build left in it: its last lines are gone, and mirrors may hold their cursors. The build never repairs the log: restore it (from git, for instance; commit it after every build) and build again, or remove ${record.file} to start the history anew`,
   };
 }
 

@@ -330,7 +330,7 @@ describe('a damaged log', () => {
     ['an extra field', (l) => l.map((line, i) => (i === 0 ? line.replace('{', '{"note":1,') : line)), 1, /exactly the fields/],
   ];
 
-  // Incremental builds remember how much of the log they checked (`readSoundPrefix`): an edit
+  // Incremental builds remember how much of the log they checked (`readLogRecord`): an edit
   // of those bytes must still be found.
   const cases = [false, true].flatMap((incremental) => damages.map(([what, ...rest]) => [`${what}${incremental ? ', incremental builds' : ''}`, ...rest, incremental] as const));
   it.each(cases)('%s: a clear error naming the file and line; nothing written, the log untouched', async (_what, damage, line, message, incremental) => {
