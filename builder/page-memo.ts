@@ -136,9 +136,14 @@ export function pageKeeper(previous: PageMemo | undefined, next: PageInputs, kee
       next.lists = input;
       if (previous === undefined || previous.lists !== input || keep === undefined) return false;
       const files: Array<[string, string]> = [];
-      for (const [path, stored] of previous.pages) files.push([path, stored.slice(stored.indexOf(' ') + 1)]);
+      const inputs: Array<[string, string]> = [];
+      for (const [path, stored] of previous.pages) {
+        const space = stored.indexOf(' ');
+        files.push([path, stored.slice(space + 1)]);
+        inputs.push([path, stored.slice(0, space)]);
+      }
       if (!keep(files)) return false;
-      for (const [path, stored] of previous.pages) next.pages.set(path, stored.slice(0, stored.indexOf(' ')));
+      for (const [path, input] of inputs) next.pages.set(path, input);
       return true;
     },
     keep(path, input) {

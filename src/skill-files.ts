@@ -98,7 +98,8 @@ export function caseTwinCheck(): (path: string) => string | undefined {
     const mine: string[] = [];
     for (let i = 1; i < parts.length; i++) {
       const folder = parts.slice(0, i).join('/');
-      const other = folders.get(filePathKey(folder)) ?? files.get(filePathKey(folder));
+      const key = filePathKey(folder);
+      const other = folders.get(key) ?? files.get(key);
       if (other !== undefined && other !== folder) return `is in folder ${JSON.stringify(folder)}, which differs from ${JSON.stringify(other)} only by case or Unicode normalization`;
       mine.push(folder);
     }

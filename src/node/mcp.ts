@@ -125,7 +125,7 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
     'skill',
     new ResourceTemplate('skill://{owner}/{repo}/SKILL.md', { list: undefined }),
     { title: "A skill's SKILL.md", description: 'The raw SKILL.md of the skill owner/repo', mimeType: 'text/markdown' },
-    async (uri, variables) => {
+    async (uri) => {
       // Segments are percent-encoded in a skill URI (docs/mcp.md); an unknown skill is an unknown resource.
       const [owner, repo] = parseSkillUri(uri.href) ?? [];
       if (owner === undefined || repo === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found`);
