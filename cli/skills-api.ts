@@ -119,8 +119,13 @@ export async function main(args: readonly string[], io: CliIo = process): Promis
   addPublishCommands(program, cli);
   addMcpCommand(program, cli);
 
+  // `nosuch --help` names an unknown command: Commander would answer the program's help (exit 0)
+  // before looking at the command, so the help flags are dropped and its own error is given.
+  const known = (name: string) => name === 'help' || program.commands.some((command) => command.name() === name || command.aliases().includes(name));
+  const first = args[0];
+  const parsed = first !== undefined && !first.startsWith('-') && !known(first) ? args.filter((arg) => arg !== '--help' && arg !== '-h') : args;
   try {
-    await program.parseAsync([...args], { from: 'user' });
+    await program.parseAsync([...parsed], { from: 'user' });
     return 0;
   } catch (error) {
     return report(error, cli.source, io);

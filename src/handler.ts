@@ -10,9 +10,8 @@ import { keepLoad, type InFlight } from './in-flight.ts';
 import type { BytesLoader, Loader } from './loader.ts';
 import { checkManifest, type Manifest } from './manifest.ts';
 import { readQuery } from './param-spec.ts';
-import { quote } from './params.ts';
 import { MANIFEST_PATH } from './paths.ts';
-import { normalizeBasePath, routeOf } from './route.ts';
+import { noEndpoint, normalizeBasePath, routeOf } from './route.ts';
 import { createSearchEngine, type SearchEngine } from './search/index.ts';
 import { TimeSlicer } from './fair.ts';
 
@@ -89,7 +88,7 @@ export function createHandler(loader: Loader, options: HandlerOptions = {}): Han
     try {
       const url = new URL(request.url);
       const route = routeOf(request, basePath);
-      if (route === null) throw new ApiError('NOT_FOUND', `No endpoint at ${quote(url.pathname)}`);
+      if (route === null) throw noEndpoint(url.pathname, basePath);
       const manifest = await loadManifest();
       const { endpoint, path } = route;
       const reply = await (await answerOf(endpoint))({

@@ -6,6 +6,8 @@
  */
 import { endpointList, type AnyEndpoint, type EndpointName } from './endpoints.ts';
 import type { PathParam } from './param-spec.ts';
+import { ApiError } from './errors.ts';
+import { quote } from './params.ts';
 import { API_PREFIX } from './paths.ts';
 
 /** A request path matched to its endpoint, with its decoded path parameters. */
@@ -85,6 +87,44 @@ function matchParts(parts: readonly Part[], segments: readonly string[]): Record
     path[part.name] = value;
   }
   return path;
+}
+
+/**
+ * Why a path with the shape of a route (its literals, its number of segments) has none: the first
+ * path parameter whose value does not fit, as a phrase for the 404's message
+ * (`"DevOps" does not fit :slug, the category slug …`); undefined when no route has that shape.
+ */
+export function missedParam(pathname: string, basePath = '/'): string | undefined {
+  const base = normalizeBasePath(basePath);
+  if (!pathname.startsWith(base)) return undefined;
+  const segments = pathname.slice(base.length).replace(/\/$/, '').split('/');
+  routes ??= splitRoutes();
+  for (const route of routes) {
+    const { parts } = route;
+    const last = parts.at(-1);
+    const rest = last !== undefined && 'rest' in last && last.rest;
+    if (rest ? segments.length < parts.length : segments.length !== parts.length) continue;
+    if (!parts.every((part, i) => !('literal' in part) || segments[i] === part.literal)) continue;
+    for (const [i, part] of parts.entries()) {
+      if ('literal' in part) continue;
+      const raw = part.rest ? segments.slice(i) : [segments[i]!];
+      const values = raw.map((one) => segment(one, part.pattern));
+      const bad = values.indexOf(null);
+      const value = bad >= 0 ? raw[bad]! : values.join('/');
+      if (bad >= 0 || (part.valid !== undefined && !part.valid(value))) {
+        const description = route.endpoint.pathParams[part.name]?.description;
+        const what = description === undefined ? '' : description.startsWith('the ') ? `, ${description}` : `, the ${description}`;
+        return `${quote(value)} does not fit :${part.name}${what}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** The 404 of a path that is no endpoint, saying which path parameter did not fit when one did not (`missedParam`). */
+export function noEndpoint(pathname: string, basePath = '/'): ApiError {
+  const missed = missedParam(pathname, basePath);
+  return new ApiError('NOT_FOUND', `No endpoint at ${quote(pathname)}${missed === undefined ? '' : `: ${missed}`}`);
 }
 
 /** Decode one segment and check it against `re`; null when it is malformed or does not match. */

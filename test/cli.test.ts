@@ -208,6 +208,7 @@ describe('errors', () => {
     ['an id without a slash', ['show', 'pdf-toolkit'], 2, 'skills-api: expected a skill id owner/repo, got "pdf-toolkit"\n(add --help for usage)\n'],
     ['--content with --stats', ['show', 'acme/pdf-toolkit', '--content', '--stats'], 2, 'skills-api: --content and --stats cannot be combined\n'],
     ['an unknown command', ['frobnicate'], 2, "error: unknown command 'frobnicate'\n"],
+    ['an unknown command asking for help', ['frobnicate', '--help'], 2, "error: unknown command 'frobnicate'\n"],
   ])('%s', async (_name, args, code, stderr) => {
     const result = await run(args[0] === 'frobnicate' ? args : [...args, '--bundle', fixture.bundle]);
     expect(result.code).toBe(code);
