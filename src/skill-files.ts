@@ -30,7 +30,8 @@ export interface SkillFileEntry {
 /**
  * Why `name` cannot be one segment of a skill file path, or undefined when it can: empty, `.` or
  * `..`, `/` or `\`, a control character (C0, DEL, C1), `%` (a URL could not tell the name from an
- * encoded one, so double encoding never names a file), a lone surrogate, or `.git`.
+ * encoded one, so double encoding never names a file), a lone surrogate, `.git`, or a name Windows
+ * cannot hold (`< > : " | ? *`, a device name such as `CON` or `aux.md`, a trailing dot or space).
  */
 export function fileSegmentProblem(name: string): string | undefined {
   if (name === '') return 'has an empty segment';
@@ -43,8 +44,15 @@ export function fileSegmentProblem(name: string): string | undefined {
   if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) return 'contains a control character';
   // A lone surrogate (a file name that was not valid UTF-8 on disk reads as U+FFFD instead).
   if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(name) || name.includes('\ufffd')) return 'is not valid Unicode';
+  // What Windows cannot hold: an archive or `npx skills add` would fail there half-way.
+  if (/[<>:"|?*]/.test(name)) return 'contains a character Windows refuses in file names (< > : " | ? *)';
+  if (WINDOWS_DEVICE.test(name)) return `is a name Windows reserves for a device (${JSON.stringify(name.split('.')[0])}, with any extension)`;
+  if (name.endsWith('.') || name.endsWith(' ')) return 'ends with a dot or a space (Windows drops it from the name)';
   return undefined;
 }
+
+/** Device names Windows reserves in every folder, in any case, with or without an extension. */
+const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[1-9\u00b9\u00b2\u00b3]|lpt[1-9\u00b9\u00b2\u00b3])(\..*)?$/i;
 
 /** Why `path` cannot be a skill file path, or undefined when it can (segments, length, ustar). */
 export function filePathProblem(path: string): string | undefined {

@@ -84,6 +84,16 @@ describe('content names: the reserved-name scheme is one-to-one', () => {
     for (const bad of ['..', 'a/../b', '/etc/passwd', 'C:/x', 'a\\b', 'a\u0000b', 'a\u001bb', '100%.md', 'a//b', '.git/config', `${'x'.repeat(101)}`]) {
       expect(filePathProblem(bad), bad).toBeTypeOf('string');
     }
+    // Names Windows cannot hold: the skill would not install there.
+    expect(filePathProblem('docs/CON')).toMatch(/^is a name Windows reserves for a device \("CON"/);
+    expect(filePathProblem('aux.md')).toMatch(/^is a name Windows reserves/);
+    expect(filePathProblem('nul.tar.gz')).toMatch(/^is a name Windows reserves/);
+    expect(filePathProblem('lpt1/a.md')).toMatch(/^is a name Windows reserves/);
+    expect(filePathProblem('what?.md')).toMatch(/^contains a character Windows refuses/);
+    expect(filePathProblem('docs/note:1.md')).toMatch(/^contains a character Windows refuses/);
+    expect(filePathProblem('notes.')).toMatch(/^ends with a dot or a space/);
+    expect(filePathProblem('dir /a.md')).toMatch(/^ends with a dot or a space/);
+    for (const fine of ['console.md', 'auxiliary/x.py', 'com10.txt', 'nul-check.sh', '.env.example', 'con_fig.md']) expect(filePathProblem(fine), fine).toBeUndefined();
     expect(filePathProblem('scripts/fill.py')).toBeUndefined();
     expect(filePathProblem(`${'d'.repeat(100)}/${'f'.repeat(100)}`)).toBeUndefined();
     // The file fits a header after its folder, but the folder's own entry fits none.
