@@ -786,6 +786,20 @@ describe('answering sentences (docs/api.md: other forms, request words, relaxati
     expect(ids(await search(engine, { q: '"deploying"' }))).toEqual(['owner/skill-001']);
   });
 
+  it('one-way forms: containers finds Docker, docker does not find containers; a swapped pair of letters is one typo', async () => {
+    const { engine } = await buildIndex([
+      makeSkill(0, { name: 'Docker images', description: 'Build them.' }),
+      makeSkill(1, { name: 'C4 container diagrams', description: 'Architecture.' }),
+      makeSkill(2, { name: 'Helm chart tools', description: 'Charts for clusters.' }),
+      makeSkill(3, { name: 'Matplotlib plot recipes', description: 'Figures.' }),
+    ]);
+    expect(ids(await search(engine, { q: 'docker' }))).toEqual(['owner/skill-000']);
+    expect(ids(await search(engine, { q: 'containers' })).sort()).toEqual(['owner/skill-000', 'owner/skill-001']);
+    expect(ids(await search(engine, { q: 'plot' }))).toEqual(['owner/skill-003']);
+    expect(ids(await search(engine, { q: 'charts' })).sort()).toEqual(['owner/skill-002', 'owner/skill-003']);
+    expect(ids(await search(engine, { q: 'matpoltlib' }))).toEqual(['owner/skill-003']);
+  });
+
   it('request words are dropped from plain words; quoted, one is searched for', async () => {
     const { engine } = await buildIndex([makeSkill(0, { name: 'PDF merge' }), makeSkill(1, { name: 'Help desk' })]);
     const answer = await search(engine, { q: 'how do I merge a pdf, please help' });

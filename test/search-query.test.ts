@@ -156,13 +156,15 @@ describe('parseQuery: errors', () => {
     expect(error('  ').message).toMatchInlineSnapshot(`"q is empty: give a search query"`);
     expect(error('*').message).toMatchInlineSnapshot(`"q "*" is too broad: give at least one word"`);
     expect(error('a').message).toMatchInlineSnapshot(`"q "a" is too short: give at least 2 characters"`);
+    // Two characters, one of them searchable.
+    expect(error('C++').message).toMatchInlineSnapshot(`"q "C++" holds one searchable character ("c"): give at least 2 letters or digits"`);
     expect(error('the of').message).toMatchInlineSnapshot(`"q has no searchable words: stop words (words that only phrase a request, such as how, need, help, included), punctuation, symbols and words over 40 characters are ignored; quote a word to search for it ("help")"`);
     expect(error('-docker').message).toMatchInlineSnapshot(`"q only excludes: add at least one word to search for"`);
     expect(error('d*').message).toMatchInlineSnapshot(`"prefix "d*" is too short: give at least 2 characters before *"`);
     expect(error('x'.repeat(201)).message).toMatchInlineSnapshot(`"q is 201 characters long; the limit is 200"`);
     expect(error('docker "compose file').message).toMatchInlineSnapshot(`"unbalanced quote in "\\"compose file": close the phrase with ""`);
     expect(error('name:').message).toMatchInlineSnapshot(`""name:" has nothing after the colon: write name:word or name:"a phrase""`);
-    expect(error('foo:bar').message).toMatchInlineSnapshot(`"unknown field "foo" in "foo:bar": use name, description, content"`);
+    expect(error('foo:bar').message).toMatchInlineSnapshot(`"unknown field "foo" in "foo:bar": use name, description, content, or put it in quotes to search for its words"`);
     expect(error('docker - x').message).toMatchInlineSnapshot(`""-" has nothing after it: write -word or -"a phrase""`);
     expect(error('a*b').message).toMatchInlineSnapshot(`""a*b": * may only end a word"`);
     expect(error('"a b"*').message).toMatchInlineSnapshot(`""\\"a b\\"*": * may only end a word, not a phrase"`);

@@ -42,7 +42,7 @@ export function stemScanPrefix(term: string): string | null {
  */
 export const SYNONYMS: readonly (readonly string[])[] = [
   ['kubernetes', 'k8s'],
-  ['container', 'docker', 'containerized'],
+  ['docker', 'containerized', 'containerization'],
   ['xlsx', 'excel', 'spreadsheet', 'workbook'],
   ['docx', 'word document'],
   ['pptx', 'powerpoint', 'slides', 'presentation'],
@@ -66,7 +66,7 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['email', 'mail', 'gmail'],
   ['image', 'images', 'picture', 'photo'],
   ['video', 'videos', 'movie'],
-  ['chart', 'plot', 'visualization'],
+  ['plot', 'visualization'],
   ['frontend', 'front end', 'ui'],
   ['backend', 'back end', 'server'],
   ['scraping', 'scrape', 'crawler', 'crawl'],
@@ -76,6 +76,17 @@ export const SYNONYMS: readonly (readonly string[])[] = [
   ['nlp', 'natural language processing'],
   ['api', 'apis', 'endpoint'],
   ['merge', 'combine', 'concatenate'],
+];
+
+/**
+ * One-way additions: a query word (or a word of its stem) that also matches narrower words, but
+ * not the other way round. `containers` asks for Docker; `docker` does not ask for C4 container
+ * diagrams or CSS container queries, nor `plot` for Helm charts.
+ */
+export const NARROWER: readonly (readonly [string, readonly string[]])[] = [
+  ['container', ['docker', 'containerized', 'containerization']],
+  // `chart` is also Helm's: a query for plots should not get Helm charts.
+  ['chart', ['plot', 'visualization']],
 ];
 
 /**
@@ -105,6 +116,12 @@ function alternativesByStem(): ReadonlyMap<string, readonly (readonly string[])[
       if (others === undefined) map.set(key, (others = new Map()));
       for (const other of members) if (other !== member) others.set(other.join(' '), other);
     }
+  }
+  for (const [word, narrower] of NARROWER) {
+    const key = stemOf(word);
+    let others = map.get(key);
+    if (others === undefined) map.set(key, (others = new Map()));
+    for (const other of narrower.map((member) => terms(member))) if (other.length > 0) others.set(other.join(' '), other);
   }
   return (alternatives = new Map([...map].map(([key, others]) => [key, [...others.values()]])));
 }

@@ -19,7 +19,7 @@
  * - Ranking (docs/api.md "Ranking"): (1) the number of positive clauses matched (all of them unless
  *   relaxed), (2) the relevance: the sum over clauses of the clause's weight (`clauseWeight`, from
  *   how many documents it matches) times the best match weight in the document (`MATCH_WEIGHT`:
- *   field weight times kind: exact 4, other form 3, prefix or typo 1), (3) an exact copy directly
+ *   field weight times kind: exact 5, other form 4, prefix or typo 1), (3) an exact copy directly
  *   after its original when both have the same (1) and (2), (4) stars, recency, then id — the
  *   document number itself. `rankKey` packs (1) and (2) into one integer, and `score` adds a
  *   fraction from the position, so sorting by score is exactly that order.

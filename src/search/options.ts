@@ -58,14 +58,14 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
 /**
  * Words that only phrase a request in a search query ("how do I …", "I need help using …",
  * "merge several files into one"): dropped from a query's bare single words, kept in the index (a
- * quoted word, a `field:` word and a phrase still match them), and kept when they are all a query
- * has (`help` alone searches for help). docs/api.md lists them; this is the one list in the code.
+ * quoted word, a `field:` word and a phrase still match them); a query of nothing else is refused (INVALID_QUERY, docs/api.md),
+ * which lists them; this is the one list in the code.
  */
 export const REQUEST_WORDS: ReadonlySet<string> = new Set([
   'how', 'why', 'where', 'whether', 'would', 'could', 'should', 'shall', 'may', 'might', 'must', 'did', 'doing',
   'want', 'wants', 'wanted', 'need', 'needs', 'needed', 'help', 'helps', 'please', 'use', 'using', 'used',
   'something', 'anything', 'some', 'any', 'way', 'ways', 'like', 'get', 'getting', 'just', 'let', 'lets', 'know',
-  'try', 'trying', 'able', 'also', 'really', 'several', 'one', 'multiple', 'many', 'every', 'all', 'more', 'much',
+  'try', 'trying', 'able', 'also', 'really', 'several', 'one', 'other', 'others', 'another', 'multiple', 'many', 'every', 'all', 'more', 'much',
   'thing', 'things', 'stuff', 'make', 'making', 'good', 'best', 'easy', 'easily', 'quickly', 'well', 'am', 'im', 'up', 'build', 'create', 'write', 'find', 'set',
 ]);
 
@@ -181,8 +181,8 @@ const BEST_WEIGHT = Array.from({ length: 8 }, (_, mask) =>
 );
 
 /**
- * True when `candidate` is `term` with exactly one character inserted, deleted or replaced
- * (Levenshtein distance 1), compared by UTF-16 units.
+ * True when `candidate` is `term` with exactly one character inserted, deleted or replaced, or two
+ * neighbouring characters swapped (Damerau distance 1), compared by UTF-16 units.
  */
 export function isOneEdit(term: string, candidate: string): boolean {
   const la = term.length;
@@ -190,7 +190,16 @@ export function isOneEdit(term: string, candidate: string): boolean {
   if (Math.abs(la - lb) > 1 || term === candidate) return false;
   let i = 0;
   while (i < la && i < lb && term.charCodeAt(i) === candidate.charCodeAt(i)) i++;
-  if (la === lb) return term.slice(i + 1) === candidate.slice(i + 1);
+  if (la === lb) {
+    if (term.slice(i + 1) === candidate.slice(i + 1)) return true;
+    // Two neighbouring characters swapped (`kuberentes`, `terrafrom`): the commonest typo, one edit as people count it.
+    return (
+      i + 1 < la &&
+      term.charCodeAt(i) === candidate.charCodeAt(i + 1) &&
+      term.charCodeAt(i + 1) === candidate.charCodeAt(i) &&
+      term.slice(i + 2) === candidate.slice(i + 2)
+    );
+  }
   return la > lb ? term.slice(i + 1) === candidate.slice(i) : term.slice(i) === candidate.slice(i + 1);
 }
 

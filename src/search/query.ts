@@ -111,7 +111,8 @@ export function parseQuery(q: string | undefined): ParsedQuery {
     if (fieldMatch !== null) {
       const name = fieldMatch[1]!.toLowerCase();
       if (!(FIELDS as readonly string[]).includes(name)) {
-        throw syntax(`unknown field ${quote(fieldMatch[1]!)} in ${quote(clauseText(text, start))}: use ${FIELDS.join(', ')}`);
+        // Pasted text (`error: ENOENT`, a URL) reads as a field too: say how to search for it as it is.
+        throw syntax(`unknown field ${quote(fieldMatch[1]!)} in ${quote(clauseText(text, start))}: use ${FIELDS.join(', ')}, or put it in quotes to search for its words`);
       }
       field = name as Field;
       i += fieldMatch[0].length;
@@ -152,7 +153,7 @@ export function parseQuery(q: string | undefined): ParsedQuery {
     seen.add(key);
     clauses.push(clause);
   }
-  // Stop words like the others (docs/decisions.md §8): a query made only of them has nothing to search for.
+  // Stop words like the others (docs/decisions.md §5): a query made only of them has nothing to search for.
   if (requestWords.size > 0) clauses = clauses.filter((c) => !requestWords.has(c));
 
   const wordCount = clauses.reduce((n, c) => n + (c.kind === 'phrase' ? c.terms.length : 1), 0);
@@ -165,7 +166,7 @@ export function parseQuery(q: string | undefined): ParsedQuery {
   }
   const normalized = clauses.map(formatClause).join(' ');
   // `x!` is one character once interpreted: as short as `x` (and meta.query must parse again).
-  if ([...normalized].length === 1) throw new ApiError('INVALID_QUERY', `q ${quote(text)} is too short: give at least 2 characters`);
+  if ([...normalized].length === 1) throw new ApiError('INVALID_QUERY', `q ${quote(text)} holds one searchable character (${quote(normalized)}): give at least 2 letters or digits`);
   return { clauses, normalized };
 }
 
