@@ -5,6 +5,13 @@
 // without a compile step.
 import { existsSync } from 'node:fs';
 
+// A reader that stops early (`skills-api deploy --dry-run | head`) closes the pipe: the command
+// stops quietly, as other command-line tools do, instead of with a stack trace.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 const source = new URL('../cli/skills-api.ts', import.meta.url);
 let main;
 if (existsSync(source)) {

@@ -72,6 +72,9 @@ describe('edge Worker over the sample build in R2', () => {
     expect(file.status).toBe(200);
     expect(file.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(file.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    // What the build's `_headers` gives every file under /api/v1 on the assets Worker.
+    expect(file.headers.get('access-control-allow-origin')).toBe('*');
+    expect(file.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await file.text()).toBe(await readFile(join(tmp, 'a', 'api', 'v1', 'skills', '_search', search), 'utf8'));
     const etag = file.headers.get('etag')!;
     expect((await get(`/api/v1/skills/_search/${search}`, { headers: { 'if-none-match': etag } })).status).toBe(304);

@@ -6,16 +6,17 @@
  * rerun completes, and one object the network always refuses (the rerun sends only what did not
  * arrive). The order of writes is the server's own record of them (its events) and the proxy's.
  */
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, connect, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runBuild } from '../builder/build.ts';
 import { markerOf } from '../shared/commit-journal.ts';
-import { planDeploy, type LocalObject } from '../src/node/deploy.ts';
+import { planDeploy, readOutput, type LocalObject } from '../src/node/deploy.ts';
 import { parseS3Target } from '../src/node/deploy-s3.ts';
 import { main, type CliIo } from '../cli/skills-api.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
@@ -341,6 +342,16 @@ describe('skills-api deploy to an S3-compatible server', () => {
     const keys = io({ AWS_ACCESS_KEY_ID: 'WRONG', AWS_SECRET_ACCESS_KEY: 'WRONG', AWS_MAX_ATTEMPTS: '1' });
     expect(await main(['deploy', a, '--to', 's3://skills', '--endpoint', endpoint], keys.io)).toBe(1);
     expect(keys.err()).toMatch(/refused the credentials/);
+    // An endpoint that is no S3 API (a website answering 404 to everything) is not an empty bucket.
+    const site = createHttpServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>'));
+    await new Promise<void>((done) => site.listen(0, '127.0.0.1', done));
+    try {
+      const web = io({ ...KEYS, AWS_MAX_ATTEMPTS: '1' });
+      expect(await main(['deploy', a, '--to', 's3://skills', '--endpoint', `http://127.0.0.1:${(site.address() as AddressInfo).port}`, '--dry-run'], web.io)).toBe(1);
+      expect(web.err()).toMatch(/answered 404 without an S3 error: is --endpoint the S3 API endpoint/);
+    } finally {
+      await new Promise((done) => site.close(done));
+    }
   });
 
   it('refuses a folder a live build is committing into, and names it', async () => {
@@ -354,6 +365,28 @@ describe('skills-api deploy to an S3-compatible server', () => {
       expect(run.stderr).toContain(`a build is committing into ${a}`);
     } finally {
       await rm(marker, { force: true });
+    }
+  });
+});
+
+describe('readOutput', () => {
+  it('names objects alike for ./dir, dir/. and dir//, and gives a skill\'s files the media type every host answers with', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'deploy-read-'));
+    try {
+      const files = join(dir, 'api', 'v1', 'skills', 'acme', 'kit', 'files');
+      await mkdir(files, { recursive: true });
+      await writeFile(join(dir, ...MANIFEST_PATH.split('/')), '{}');
+      await writeFile(join(files, 'helper.ts'), 'export const x = 1;\n');
+      await writeFile(join(files, 'NOTES'), 'plain notes\n');
+      await writeFile(join(files, 'graph.dot'), 'digraph { a -> b }\n');
+      const keys = async (path: string) => (await readOutput(path)).map((o) => o.key);
+      const expected = await keys(dir);
+      expect(expected).toContain('api/v1/skills/acme/kit/files/helper.ts');
+      for (const path of [`${dir}/.`, `${dir}//`, `./${relative(process.cwd(), dir)}`]) expect(await keys(path), path).toEqual(expected);
+      const types = Object.fromEntries((await readOutput(dir)).map((o) => [o.key.split('/').pop(), o.contentType]));
+      expect(types).toMatchObject({ 'helper.ts': 'text/typescript; charset=utf-8', NOTES: 'text/plain; charset=utf-8', 'graph.dot': 'text/vnd.graphviz; charset=utf-8' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

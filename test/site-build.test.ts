@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runBuild } from '../builder/build.ts';
 import type { OutputWriter } from '../builder/output.ts';
 import { headersFile, normalizeBase, writeSite } from '../builder/site.ts';
+import { cacheControlFor } from '../src/http-cache.ts';
 import type { Manifest, SearchManifest } from '../src/manifest.ts';
 
 describe('normalizeBase', () => {
@@ -52,6 +53,18 @@ describe('headersFile', () => {
       /repo/api/v1/skills/_list/*
         Cache-Control: public, max-age=300
 
+      /repo/api/v1/skills/_ids/*
+        Cache-Control: public, max-age=300
+
+      /repo/api/v1/changes/*
+        Cache-Control: public, max-age=300
+
+      /repo/api/v1/openapi.json
+        Cache-Control: public, max-age=300
+
+      /repo/api/v1/quality.json
+        Cache-Control: public, max-age=300
+
       /repo/api/v1/skills/:owner/:repo/index.json
         Cache-Control: public, max-age=300
 
@@ -71,6 +84,12 @@ describe('headersFile', () => {
         Cache-Control: public, max-age=300
 
       /repo/
+        Cache-Control: public, max-age=300
+
+      /repo/feed.json
+        Cache-Control: public, max-age=300
+
+      /repo/feed.xml
         Cache-Control: public, max-age=300
 
       /repo/app.js
@@ -106,6 +125,32 @@ describe('headersFile', () => {
       '/api/v1/skills/_search/d.0123abcd.4.json',
     ];
     for (const path of paths) expect(rules.filter((rule) => rule.test(path)), path).toHaveLength(1);
+  });
+
+  it('gives every file a build writes one Cache-Control rule, the one every other host answers with', async () => {
+    const dir = await fs.mkdtemp(join(tmpdir(), 'site-headers-'));
+    try {
+      await runBuild({ contentDir: 'content', outDir: dir, sourceDateEpoch: undefined });
+      const text = await fs.readFile(join(dir, '_headers'), 'utf8');
+      const rules = text
+        .split('\n\n')
+        .filter((block) => block.includes('Cache-Control'))
+        .map((block) => ({
+          pattern: new RegExp(`^${block.split('\n')[0]!.replace(/[.]/g, '\\.').replace(/:[a-z]+/g, '[^/]+').replace(/\*/g, '.*')}$`),
+          value: /Cache-Control: (.*)/.exec(block)![1]!,
+        }));
+      const files = (await fs.readdir(dir, { recursive: true, withFileTypes: true }))
+        .filter((entry) => entry.isFile())
+        .map((entry) => `/${join(entry.parentPath, entry.name).slice(dir.length + 1).split('\\').join('/')}`)
+        .filter((path) => path !== '/_headers' && path !== '/.nojekyll');
+      expect(files.length).toBeGreaterThan(100);
+      for (const path of files) {
+        const matched = rules.filter((rule) => rule.pattern.test(path));
+        expect(matched.map((rule) => rule.value), path).toEqual([cacheControlFor(path, 200, false)]);
+      }
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

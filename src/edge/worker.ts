@@ -136,7 +136,12 @@ async function answerRequest(request: Request, env: Env): Promise<Response> {
   // its name; every other file lives 5 minutes.
   const cached = new Response(file.body, file);
   cached.headers.set('cache-control', cacheControlFor(url.pathname, 200, false));
-  if (api) cached.headers.set('access-control-allow-origin', '*');
+  if (api) {
+    // What the build's `_headers` adds to /api/v1/* on the static-assets Worker (builder/site.ts):
+    // with the tree in R2 no `_headers` applies, so the Worker sets both itself.
+    cached.headers.set('access-control-allow-origin', '*');
+    cached.headers.set('x-content-type-options', 'nosniff');
+  }
   // Revalidation by the rule of every host, `If-None-Match: *` included (the assets server
   // answers that one with the whole file).
   const etag = cached.headers.get('etag');

@@ -54,7 +54,8 @@ export function s3Store(options: S3StoreOptions): ObjectStore & { close(): void;
     ...(endpoint === undefined ? {} : { endpoint, forcePathStyle: true }),
     // Keys in the given environment win; otherwise the SDK's chain (profiles, SSO, instance roles).
     ...(id !== undefined && secret !== undefined ? { credentials: { accessKeyId: id, secretAccessKey: secret, ...(env['AWS_SESSION_TOKEN'] ? { sessionToken: env['AWS_SESSION_TOKEN'] } : {}) } } : {}),
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000 },
+    // throwOnRequestTimeout: without it the SDK only logs a warning and a stalled request waits forever.
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: 120_000, throwOnRequestTimeout: true },
   });
   const { bucket, prefix } = options;
   const full = (key: string) => (prefix === '' ? key : `${prefix}/${key}`);
@@ -79,7 +80,12 @@ export function s3Store(options: S3StoreOptions): ObjectStore & { close(): void;
         const answer = await client.send(new GetObjectCommand({ Bucket: bucket, Key: full(key) }));
         return answer.Body === undefined ? new Uint8Array() : await answer.Body.transformToByteArray();
       } catch (error) {
-        if (error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404 && error.name !== 'NoSuchBucket')) return undefined;
+        // Only S3's own "no such key" means no object: a bare 404 (name NotFound/UnknownError) is an
+        // endpoint that is not S3 (a website, a typo'd host behind a proxy), not an empty bucket.
+        if (error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404 && error.name === 'NoSuchKey')) return undefined;
+        if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404 && error.name !== 'NoSuchBucket') {
+          throw new DeployError(`GET ${full(key)}: ${endpoint ?? 'AWS S3'} answered 404 without an S3 error: is --endpoint the S3 API endpoint of the storage?`, { cause: error });
+        }
         throw explain(error, `GET ${full(key)}`, bucket, endpoint);
       }
     },
@@ -126,6 +132,7 @@ function explain(error: unknown, what: string, bucket: string, endpoint: string 
   if (name === 'InvalidAccessKeyId' || name === 'SignatureDoesNotMatch' || name === 'AccessDenied') {
     return new DeployError(`${what}: ${at} refused the credentials (${name}): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and the bucket's permissions`, { cause: error });
   }
+  if (name === 'TimeoutError') return new DeployError(`${what}: ${at} did not answer in time (${message})`, { cause: error });
   const code = (error as { code?: string }).code;
   if (code !== undefined && /^E[A-Z]+$/.test(code)) return new DeployError(`${what}: cannot reach ${at} (${code}, after retries)`, { cause: error });
   return new DeployError(`${what}: ${name ?? 'error'}: ${message}`, { cause: error });

@@ -16,10 +16,11 @@
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import mime from 'mime-types';
 import { commitState, recoverCommit } from '../../shared/commit-journal.ts';
+import { mediaType } from '../files.ts';
 import { cacheControlFor } from '../http-cache.ts';
 import { MANIFEST_PATH } from '../paths.ts';
 
@@ -117,13 +118,16 @@ function assertWhole(dir: string): void {
  * of every host (src/http-cache.ts, the rule the build's `_headers` writes).
  */
 export async function readOutput(dir: string): Promise<LocalObject[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+  // Keys are paths relative to the folder: `./public`, `public/.` and `public//` name the same
+  // folder (readdir normalizes the paths of nested entries, not the one given).
+  const root = resolve(dir);
+  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     throw new DeployError(error.code === 'ENOENT' ? `no folder ${dir}: build first (skills-api build --out ${dir})` : `cannot read ${dir}: ${error.message}`);
   });
   const files = entries
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))
-    .map((file) => ({ file, key: file.slice(dir.length).split(/[\\/]/).filter(Boolean).join('/') }))
+    .map((file) => ({ file, key: relative(root, file).split(sep).join('/') }))
     .filter(({ key }) => !HOST_ONLY_FILES.has(key))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   if (!files.some(({ key }) => key === MANIFEST_PATH)) throw new DeployError(`${dir} is not a build output (no ${MANIFEST_PATH}): build first (skills-api build --out ${dir})`);
@@ -131,16 +135,18 @@ export async function readOutput(dir: string): Promise<LocalObject[]> {
   // Hashing reads every file once; a few at a time keeps the disk busy without holding many.
   await eachLimit(files, 16, async ({ file, key }) => {
     const bytes = await readFile(file);
-    out.push({ key, file, size: bytes.byteLength, hash: hashOf(bytes), ...headersFor(key) });
+    out.push({ key, file, size: bytes.byteLength, hash: hashOf(bytes), ...headersFor(key, bytes) });
   });
   return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
 /** Media type and cache lifetime of the object at `key` (a path of the output folder). */
-export function headersFor(key: string): ObjectHeaders {
+export function headersFor(key: string, bytes?: Uint8Array): ObjectHeaders {
   const name = key.slice(key.lastIndexOf('/') + 1);
   const dot = name.lastIndexOf('.');
-  const contentType = mime.contentType(name) || 'application/octet-stream';
+  // A skill's own file: the media type every host answers it with (src/files.ts), which looks at
+  // the bytes (text without a known extension is text/plain; `.ts` is TypeScript, not MPEG).
+  const contentType = bytes !== undefined && SKILL_FILE_KEY.test(key) ? mediaType(key, bytes) : mime.contentType(name) || 'application/octet-stream';
   const cacheControl = cacheControlFor(key, 200, false);
   // One copy of each header value for all objects: millions of objects share a handful of values.
   const memo = `${dot < 0 ? '' : name.slice(dot)}\n${contentType}\n${cacheControl}`;
@@ -150,6 +156,8 @@ export function headersFor(key: string): ObjectHeaders {
 }
 
 const HEADERS = new Map<string, ObjectHeaders>();
+/** Keys of a skill's own files (`api/v1/skills/<owner>/<repo>/files/<path>`). */
+const SKILL_FILE_KEY = /^api\/v1\/skills\/[^/]+\/[^/]+\/files\//;
 
 function hashOf(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('base64url');
