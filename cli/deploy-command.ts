@@ -22,6 +22,14 @@ export async function deployCommand(dir: string, o: DeployFlags, io: CliIo): Pro
   const target = parseS3Target(o.to);
   const store = s3Store({ ...target, env: io.env, ...(o.endpoint === undefined ? {} : { endpoint: o.endpoint }) });
   const bar = progress(io.stderr, 'Uploading');
+  // Ctrl-C stops the deploy at once, and says where that leaves the bucket (docs/deploy.md "An
+  // interrupted deploy"): the manifest goes last, so readers keep the tree they had until then.
+  const interrupted = (): void => {
+    bar.stop();
+    io.stderr.write('skills-api: deploy interrupted: readers keep the published tree until the new manifest is uploaded, last; run the same command again to finish\n');
+    process.exit(130);
+  };
+  if (o.dryRun !== true) process.once('SIGINT', interrupted);
   let result: DeployReport;
   try {
     result = await runDeploy({
@@ -32,6 +40,7 @@ export async function deployCommand(dir: string, o: DeployFlags, io: CliIo): Pro
       onProgress: (done, total) => bar.update(done, total),
     });
   } finally {
+    process.off('SIGINT', interrupted);
     bar.stop();
     store.close();
   }

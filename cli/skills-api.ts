@@ -325,7 +325,7 @@ function addPublishCommands(program: Command, { io }: CliContext): void {
     .description('publish a build output to S3-compatible object storage (AWS S3, Cloudflare R2, MinIO): changed objects only, the manifest last')
     .argument('<dir>', 'the build output folder, e.g. public')
     .requiredOption('--to <url>', 's3://<bucket>[/<prefix>]')
-    .option('--endpoint <url>', 'S3-compatible endpoint, e.g. https://<account>.r2.cloudflarestorage.com (default AWS_ENDPOINT_URL, else AWS)')
+    .option('--endpoint <url>', 'S3-compatible endpoint, e.g. https://<account>.r2.cloudflarestorage.com (default AWS_ENDPOINT_URL, else AWS)', (value: string) => httpUrl('--endpoint', value))
     .option('--dry-run', 'list what would be uploaded and deleted; change nothing')
     .option('--concurrency <n>', 'uploads at once (default 16)', integer('--concurrency', 1))
     .action(async (dir: string, o: DeployFlags) => {

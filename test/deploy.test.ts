@@ -333,6 +333,11 @@ describe('skills-api deploy to an S3-compatible server', () => {
     const bad = io(KEYS);
     expect(await main(['deploy', a, '--to', 'https://bucket/x'], bad.io)).toBe(1);
     expect(bad.err()).toContain('--to must be s3://<bucket>[/<prefix>]');
+    for (const url of ['notaurl', 'ftp://example.com']) {
+      const endpointFlag = io(KEYS);
+      expect(await main(['deploy', a, '--to', 's3://skills', '--endpoint', url], endpointFlag.io)).toBe(2);
+      expect(endpointFlag.err()).toContain(`--endpoint must be an http(s) URL, got "${url}"`);
+    }
     const missing = io(KEYS);
     expect(await main(['deploy', join(tmp, 'nothing'), '--to', 's3://skills', '--endpoint', endpoint], missing.io)).toBe(1);
     expect(missing.err()).toContain('build first');
