@@ -14,6 +14,8 @@ import { startEdge, type RunningEdge } from '../scripts/dev-edge.ts';
 import { createHandler, type Handler } from '../src/handler.ts';
 import { mapLoader } from '../src/loader.ts';
 import type { Manifest } from '../src/manifest.ts';
+import { r2Loader } from '../src/edge/r2-loader.ts';
+import { isApiError } from '../src/errors.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
 import { defineContractSuite } from './contract/suite.ts';
 import { edgeContractHost, readJsonTree, workerScript } from './helpers/edge-host.ts';
@@ -101,5 +103,16 @@ describe('edge Worker over the sample build in R2', () => {
     const after = await get('/api/v1/skills/search?q=zyxwvut');
     expect(after.status).toBe(200);
     expect(((await after.json()) as { data: { id: string }[] }).data.map((s) => s.id)).toEqual(['kenji-sato/japanese-business-email']);
+  });
+});
+
+describe('r2Loader', () => {
+  it('a bucket with no manifest under the prefix names the key, the binding and TREE_PREFIX', async () => {
+    // A bucket holding nothing: what the Worker sees when TREE_PREFIX is not the deploy's prefix.
+    const empty = { get: async () => null, head: async () => null } as unknown as Parameters<typeof r2Loader>[0];
+    const error = await r2Loader(empty, 'site/v2')(MANIFEST_PATH).catch((e: unknown) => e);
+    expect(isApiError(error) && error.code).toBe('SERVER_ERROR');
+    expect((error as Error).message).toBe(`no site/v2/${MANIFEST_PATH} in the R2 bucket bound as TREE: deploy the build there (skills-api deploy <dir> --to s3://<bucket>/<prefix>) and set TREE_PREFIX to that prefix (now "site/v2")`);
+    expect(await r2Loader(empty, 'site/v2')('api/v1/skills/_list/all/stars-desc/1.json')).toBeUndefined();
   });
 });

@@ -16,6 +16,7 @@
  */
 import type { Handler } from '../handler.ts';
 import { assertSafePath, type Loader } from '../loader.ts';
+import { ApiError } from '../errors.ts';
 import { MANIFEST_PATH } from '../paths.ts';
 import type { AssetsBinding } from './assets-loader.ts';
 
@@ -51,7 +52,12 @@ function keyOf(prefix: string, path: string): string {
 export function r2Loader(bucket: R2BucketLike, prefix = ''): Loader {
   return async (path) => {
     assertSafePath(path);
-    const object = await bucket.get(keyOf(prefix, path));
+    const key = keyOf(prefix, path);
+    const object = await bucket.get(key);
+    // No manifest: nothing deployed there, or the Worker looks under another prefix than the deploy's.
+    if (object === null && path === MANIFEST_PATH) {
+      throw new ApiError('SERVER_ERROR', `no ${key} in the R2 bucket bound as TREE: deploy the build there (skills-api deploy <dir> --to s3://<bucket>/<prefix>) and set TREE_PREFIX to that prefix (now ${JSON.stringify(prefix)})`);
+    }
     if (object === null) return undefined;
     return JSON.parse(await object.text());
   };
