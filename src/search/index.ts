@@ -9,6 +9,7 @@ import type { Loader } from '../loader.ts';
 import type { Manifest } from '../manifest.ts';
 import type { Pagination, SearchMeta, SearchResult, Suggestion } from '../schemas.ts';
 import { HAS_INDEX_FILTER, categoryFilterKey, platformFilterKey } from './format.ts';
+import { stemOf } from './forms.ts';
 import { highlightDescription, highlightText } from './highlight.ts';
 import { IndexReader } from './index-reader.ts';
 import { countMatches, evaluate, matchedWords, planClause, score, type ClausePlan, type DocFilter } from './match.ts';
@@ -187,6 +188,8 @@ export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'sea
         .slice(0, AUTOCOMPLETE_CANDIDATES);
       const plans = new Map<string, Promise<ClausePlan>>();
       const counts = new Map<string, number>();
+      // The completed word of each count, kept in candidate order (most frequent word first).
+      const lastWords = new Map<string, string>();
       const docCount = (await idx.root()).docs;
       // Up to 20 counts: other requests get the thread between them.
       const slice = slicer();
@@ -203,10 +206,21 @@ export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'sea
         if (counts.has(query.normalized)) continue;
         // Only the count: no ranking, and the first words' clause states are shared (the reader keeps them).
         counts.set(query.normalized, await countMatches(idx, await plan(idx, query, plans), { sets: [] }, docCount));
+        lastWords.set(query.normalized, candidate.term);
       }
+      // A completion whose word begins with, or has the stem of, another's, with the same count,
+      // finds the same skills (`github action`, `… actions`, `… actionable`): the shortest word is shown.
+      const shown: Array<[word: string, count: number]> = [];
       const data = [...counts]
         .filter(([, count]) => count > 0)
-        .map(([text, count]) => ({ text, count }))
+        .map(([text, count]) => ({ text, count, word: lastWords.get(text)! }))
+        .sort((a, b) => b.count - a.count || a.word.length - b.word.length || (a.word < b.word ? -1 : 1))
+        .filter(({ word, count }) => {
+          if (shown.some(([other, n]) => n === count && (word.startsWith(other) || stemOf(word) === stemOf(other)))) return false;
+          shown.push([word, count]);
+          return true;
+        })
+        .map(({ text, count }) => ({ text, count }))
         .sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
         .slice(0, limit);
       return { data };
