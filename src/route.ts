@@ -57,11 +57,8 @@ export function matchPattern(pattern: string, params: Readonly<Record<string, Pa
 
 /** The route of a URL pathname, or null for any path that is not an endpoint. One trailing slash is ignored. */
 export function matchRoute(pathname: string, basePath = '/'): RouteMatch | null {
-  const base = normalizeBasePath(basePath);
-  if (!pathname.startsWith(base)) return null;
-  let rest = pathname.slice(base.length);
-  if (rest.endsWith('/')) rest = rest.slice(0, -1);
-  const segments = rest.split('/');
+  const segments = segmentsOf(pathname, basePath);
+  if (segments === null) return null;
   routes ??= splitRoutes();
   for (const route of routes) {
     const path = matchParts(route.parts, segments);
@@ -70,23 +67,40 @@ export function matchRoute(pathname: string, basePath = '/'): RouteMatch | null 
   return null;
 }
 
+/** The segments of `pathname` after the base path, one trailing slash ignored; null outside the base. */
+function segmentsOf(pathname: string, basePath: string): string[] | null {
+  const base = normalizeBasePath(basePath);
+  if (!pathname.startsWith(base)) return null;
+  let rest = pathname.slice(base.length);
+  if (rest.endsWith('/')) rest = rest.slice(0, -1);
+  return rest.split('/');
+}
+
 function matchParts(parts: readonly Part[], segments: readonly string[]): Record<string, string> | null {
+  const fit = fitParts(parts, segments);
+  return fit !== null && 'path' in fit ? fit.path : null;
+}
+
+/**
+ * `segments` under `parts`: null when they do not have its shape (number of segments, literals);
+ * otherwise the decoded parameters, or the first parameter whose value does not fit.
+ */
+function fitParts(parts: readonly Part[], segments: readonly string[]): { path: Record<string, string> } | { miss: { name: string; value: string } } | null {
   const last = parts.at(-1);
   const rest = last !== undefined && 'rest' in last && last.rest;
   if (rest ? segments.length < parts.length : segments.length !== parts.length) return null;
+  if (!parts.every((part, i) => !('literal' in part) || segments[i] === part.literal)) return null;
   const path: Record<string, string> = {};
   for (const [i, part] of parts.entries()) {
-    if ('literal' in part) {
-      if (segments[i] !== part.literal) return null;
-      continue;
-    }
-    const values = (part.rest ? segments.slice(i) : [segments[i]!]).map((raw) => segment(raw, part.pattern));
-    if (values.includes(null)) return null;
-    const value = values.join('/');
-    if (part.valid !== undefined && !part.valid(value)) return null;
+    if ('literal' in part) continue;
+    const raw = part.rest ? segments.slice(i) : [segments[i]!];
+    const values = raw.map((one) => segment(one, part.pattern));
+    const bad = values.indexOf(null);
+    const value = bad >= 0 ? raw[bad]! : values.join('/');
+    if (bad >= 0 || (part.valid !== undefined && !part.valid(value))) return { miss: { name: part.name, value } };
     path[part.name] = value;
   }
-  return path;
+  return { path };
 }
 
 /**
@@ -95,28 +109,16 @@ function matchParts(parts: readonly Part[], segments: readonly string[]): Record
  * (`"DevOps" does not fit :slug, the category slug …`); undefined when no route has that shape.
  */
 export function missedParam(pathname: string, basePath = '/'): string | undefined {
-  const base = normalizeBasePath(basePath);
-  if (!pathname.startsWith(base)) return undefined;
-  const segments = pathname.slice(base.length).replace(/\/$/, '').split('/');
+  const segments = segmentsOf(pathname, basePath);
+  if (segments === null) return undefined;
   routes ??= splitRoutes();
   for (const route of routes) {
-    const { parts } = route;
-    const last = parts.at(-1);
-    const rest = last !== undefined && 'rest' in last && last.rest;
-    if (rest ? segments.length < parts.length : segments.length !== parts.length) continue;
-    if (!parts.every((part, i) => !('literal' in part) || segments[i] === part.literal)) continue;
-    for (const [i, part] of parts.entries()) {
-      if ('literal' in part) continue;
-      const raw = part.rest ? segments.slice(i) : [segments[i]!];
-      const values = raw.map((one) => segment(one, part.pattern));
-      const bad = values.indexOf(null);
-      const value = bad >= 0 ? raw[bad]! : values.join('/');
-      if (bad >= 0 || (part.valid !== undefined && !part.valid(value))) {
-        const description = route.endpoint.pathParams[part.name]?.description;
-        const what = description === undefined ? '' : description.startsWith('the ') ? `, ${description}` : `, the ${description}`;
-        return `${quote(value)} does not fit :${part.name}${what}`;
-      }
-    }
+    const fit = fitParts(route.parts, segments);
+    if (fit === null || !('miss' in fit)) continue;
+    const { name, value } = fit.miss;
+    const description = route.endpoint.pathParams[name]?.description;
+    const what = description === undefined ? '' : description.startsWith('the ') ? `, ${description}` : `, the ${description}`;
+    return `${quote(value)} does not fit :${name}${what}`;
   }
   return undefined;
 }

@@ -23,6 +23,7 @@ import { commitState, recoverCommit } from '../../shared/commit-journal.ts';
 import { mediaType } from '../files.ts';
 import { cacheControlFor } from '../http-cache.ts';
 import { MANIFEST_PATH } from '../paths.ts';
+import { matchRoute } from '../route.ts';
 
 /** Deploy state object, beside the tree (relative to the prefix). */
 export const STATE_KEY = '.skills-api-deploy.json';
@@ -146,7 +147,7 @@ export function headersFor(key: string, bytes?: Uint8Array): ObjectHeaders {
   const dot = name.lastIndexOf('.');
   // A skill's own file: the media type every host answers it with (src/files.ts), which looks at
   // the bytes (text without a known extension is text/plain; `.ts` is TypeScript, not MPEG).
-  const contentType = bytes !== undefined && SKILL_FILE_KEY.test(key) ? mediaType(key, bytes) : mime.contentType(name) || 'application/octet-stream';
+  const contentType = bytes !== undefined && matchRoute(`/${key}`)?.name === 'getSkillFile' ? mediaType(key, bytes) : mime.contentType(name) || 'application/octet-stream';
   const cacheControl = cacheControlFor(key, 200, false);
   // One copy of each header value for all objects: millions of objects share a handful of values.
   const memo = `${dot < 0 ? '' : name.slice(dot)}\n${contentType}\n${cacheControl}`;
@@ -156,8 +157,6 @@ export function headersFor(key: string, bytes?: Uint8Array): ObjectHeaders {
 }
 
 const HEADERS = new Map<string, ObjectHeaders>();
-/** Keys of a skill's own files (`api/v1/skills/<owner>/<repo>/files/<path>`). */
-const SKILL_FILE_KEY = /^api\/v1\/skills\/[^/]+\/[^/]+\/files\//;
 
 function hashOf(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('base64url');
