@@ -107,22 +107,18 @@ export function prepareSynonyms(): void {
 function alternativesByStem(): ReadonlyMap<string, readonly (readonly string[])[]> {
   if (alternatives !== undefined) return alternatives;
   const map = new Map<string, Map<string, string[]>>();
+  /** Let a word of `word`'s stem also match each of `others` (folded terms). */
+  const add = (word: string, others: readonly string[][]): void => {
+    const key = stemOf(word);
+    let known = map.get(key);
+    if (known === undefined) map.set(key, (known = new Map()));
+    for (const other of others) known.set(other.join(' '), other);
+  };
   for (const group of SYNONYMS) {
     const members = group.map((member) => terms(member)).filter((t) => t.length > 0);
-    for (const member of members) {
-      if (member.length !== 1) continue;
-      const key = stemOf(member[0]!);
-      let others = map.get(key);
-      if (others === undefined) map.set(key, (others = new Map()));
-      for (const other of members) if (other !== member) others.set(other.join(' '), other);
-    }
+    for (const member of members) if (member.length === 1) add(member[0]!, members.filter((other) => other !== member));
   }
-  for (const [word, narrower] of NARROWER) {
-    const key = stemOf(word);
-    let others = map.get(key);
-    if (others === undefined) map.set(key, (others = new Map()));
-    for (const other of narrower.map((member) => terms(member))) if (other.length > 0) others.set(other.join(' '), other);
-  }
+  for (const [word, narrower] of NARROWER) add(word, narrower.map((member) => terms(member)).filter((t) => t.length > 0));
   return (alternatives = new Map([...map].map(([key, others]) => [key, [...others.values()]])));
 }
 
