@@ -407,10 +407,10 @@ function errorResponseSchema(): Record<string, unknown> {
             params: z
               .array(z.object({ param: z.string().describe('the parameter'), message: z.string().describe('what is wrong with it') }))
               .optional()
-              .describe('INVALID_PARAMS: one entry per invalid parameter'),
+              .describe('INVALID_PARAMS: one entry per invalid parameter; the errors of search `q` name it the same way'),
           })
           .optional()
-          .describe('extra data; INVALID_PARAMS gives `{ params: [{ param, message }] }`'),
+          .describe('extra data; INVALID_PARAMS, INVALID_QUERY, QUERY_TOO_LONG and INVALID_SYNTAX give `{ params: [{ param, message }] }`'),
       }),
     }),
     'output',

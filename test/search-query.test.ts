@@ -15,6 +15,7 @@ function error(q: string | undefined): { code: string; message: string } {
     parseQuery(q);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
+    expect(e.details).toEqual({ params: [{ param: 'q', message: e.message }] });
     return { code: e.code, message: e.message };
   }
   throw new Error(`no error for ${JSON.stringify(q)}`);

@@ -64,7 +64,15 @@ export function formatClause(clause: Clause): string {
 }
 
 function syntax(message: string): ApiError {
-  return new ApiError('INVALID_SYNTAX', message);
+  return queryError('INVALID_SYNTAX', message);
+}
+
+/**
+ * An error of `q`: as every error of a parameter, its `details.params` names it (docs/api.md
+ * "Errors"), so a client can show the message beside the search box.
+ */
+function queryError(code: 'INVALID_QUERY' | 'QUERY_TOO_LONG' | 'INVALID_SYNTAX', message: string): ApiError {
+  return new ApiError(code, message, { details: { params: [{ param: 'q', message }] } });
 }
 
 const SPACE = /\s/;
@@ -74,18 +82,18 @@ const FIELD_PREFIX = /([A-Za-z]+):/y;
 export function checkQueryLength(q: string): void {
   const length = [...q].length;
   if (length > MAX_QUERY_LENGTH) {
-    throw new ApiError('QUERY_TOO_LONG', `q is ${length} characters long; the limit is ${MAX_QUERY_LENGTH}`);
+    throw queryError('QUERY_TOO_LONG', `q is ${length} characters long; the limit is ${MAX_QUERY_LENGTH}`);
   }
 }
 
 /** Parse `q` (docs/decisions.md §5). Throws ApiError INVALID_QUERY, QUERY_TOO_LONG or INVALID_SYNTAX. */
 export function parseQuery(q: string | undefined): ParsedQuery {
-  if (q === undefined) throw new ApiError('INVALID_QUERY', 'q is required: give a search query');
+  if (q === undefined) throw queryError('INVALID_QUERY', 'q is required: give a search query');
   checkQueryLength(q);
   const text = q.trim();
-  if (text === '') throw new ApiError('INVALID_QUERY', 'q is empty: give a search query');
-  if (/^[\s*]+$/.test(text)) throw new ApiError('INVALID_QUERY', `q ${quote(text)} is too broad: give at least one word`);
-  if ([...text].length === 1) throw new ApiError('INVALID_QUERY', `q ${quote(text)} is too short: give at least 2 characters`);
+  if (text === '') throw queryError('INVALID_QUERY', 'q is empty: give a search query');
+  if (/^[\s*]+$/.test(text)) throw queryError('INVALID_QUERY', `q ${quote(text)} is too broad: give at least one word`);
+  if ([...text].length === 1) throw queryError('INVALID_QUERY', `q ${quote(text)} is too short: give at least 2 characters`);
 
   let clauses: Clause[] = [];
   const seen = new Set<string>();
@@ -139,7 +147,7 @@ export function parseQuery(q: string | undefined): ParsedQuery {
         }
         const term = fold(found[0]!);
         if (term.length < MIN_PREFIX) {
-          throw new ApiError('INVALID_QUERY', `prefix ${quote(text.slice(start, i))} is too short: give at least ${MIN_PREFIX} characters before *`);
+          throw queryError('INVALID_QUERY', `prefix ${quote(text.slice(start, i))} is too short: give at least ${MIN_PREFIX} characters before *`);
         }
         clause = { kind: 'word', negated, field, term, mode: 'prefix' };
       } else {
@@ -157,16 +165,16 @@ export function parseQuery(q: string | undefined): ParsedQuery {
   if (requestWords.size > 0) clauses = clauses.filter((c) => !requestWords.has(c));
 
   const wordCount = clauses.reduce((n, c) => n + (c.kind === 'phrase' ? c.terms.length : 1), 0);
-  if (wordCount > MAX_CLAUSES) throw new ApiError('INVALID_QUERY', `q has ${wordCount} search words; the limit is ${MAX_CLAUSES}`);
+  if (wordCount > MAX_CLAUSES) throw queryError('INVALID_QUERY', `q has ${wordCount} search words; the limit is ${MAX_CLAUSES}`);
   if (clauses.length === 0) {
-    throw new ApiError('INVALID_QUERY', `q has no searchable words: stop words (words that only phrase a request, such as how, need, help, included), punctuation, symbols and words over ${MAX_TERM_LENGTH} characters are ignored; quote a word to search for it ("help")`);
+    throw queryError('INVALID_QUERY', `q has no searchable words: stop words (words that only phrase a request, such as how, need, help, included), punctuation, symbols and words over ${MAX_TERM_LENGTH} characters are ignored; quote a word to search for it ("help")`);
   }
   if (clauses.every((c) => c.negated)) {
-    throw new ApiError('INVALID_QUERY', 'q only excludes: add at least one word to search for');
+    throw queryError('INVALID_QUERY', 'q only excludes: add at least one word to search for');
   }
   const normalized = clauses.map(formatClause).join(' ');
   // `x!` is one character once interpreted: as short as `x` (and meta.query must parse again).
-  if ([...normalized].length === 1) throw new ApiError('INVALID_QUERY', `q ${quote(text)} holds one searchable character (${quote(normalized)}): give at least 2 letters or digits`);
+  if ([...normalized].length === 1) throw queryError('INVALID_QUERY', `q ${quote(text)} holds one searchable character (${quote(normalized)}): give at least 2 letters or digits`);
   return { clauses, normalized };
 }
 

@@ -17,7 +17,7 @@ import { ReferenceIndex, unmark } from '../helpers/search-helpers.ts';
 export interface SearchCaseContext {
   content(): Content;
   ok<S extends z.ZodType>(path: string, schema: S): Promise<z.infer<S>>;
-  fails(path: string, status: number, code: string): Promise<{ code: string; message: string }>;
+  fails(path: string, status: number, code: string): Promise<{ code: string; message: string; details?: unknown }>;
 }
 
 /** Queries of every syntax form built from words of the content itself. */
@@ -158,7 +158,9 @@ export function defineSearchCases(ctx: SearchCaseContext): void {
       ['q=docker&hasIndex=true&hasMarketplace=false', 'INVALID_PARAMS'],
       ['q=docker&q=compose', 'INVALID_PARAMS'],
     ])('search?%s is 400 %s', async (query, code) => {
-      await ctx.fails(`/api/v1/skills/search?${query}`, 400, code);
+      const error = await ctx.fails(`/api/v1/skills/search?${query}`, 400, code);
+      // An error of q names it, as INVALID_PARAMS names each bad parameter.
+      if (code !== 'INVALID_PARAMS') expect(error.details).toEqual({ params: [{ param: 'q', message: error.message }] });
     });
   });
 
