@@ -540,6 +540,36 @@ describe('autocomplete', () => {
     expect(await complete(params as Record<string, string>)).toEqual(expected);
   });
 
+  it('after other words, a completion rarer in the whole directory is found when it goes with them', async () => {
+    // 25 words beginning with "comp", each in 3 to 5 skills without docker; compose is in 2, with docker.
+    const words = Array.from({ length: 25 }, (_, i) => `comp${String.fromCharCode(97 + i)}${String.fromCharCode(97 + i)}x`);
+    const skills = words.flatMap((word, w) => Array.from({ length: 3 + (w % 3) }, (_, j) => makeSkill(w * 10 + j, { name: `${word} helper` })));
+    skills.push(makeSkill(900, { name: 'Docker compose' }), makeSkill(901, { name: 'docker', description: 'compose stacks' }), makeSkill(902, { name: 'Docker images' }));
+    const { engine } = await buildIndex(skills);
+    const data = (await engine.autocomplete(new URLSearchParams({ q: 'docker comp' }))).data;
+    expect(data).toEqual([{ text: 'docker compose', count: 2 }]);
+    // A lone word: the most frequent words, compose not among the 20 counted.
+    const alone = (await engine.autocomplete(new URLSearchParams({ q: 'comp', limit: '20' }))).data;
+    expect(alone.map((s) => s.text)).not.toContain('compose');
+    expect(alone).toHaveLength(20);
+  });
+
+  it('completions that find about the same skills are shown once: one stem, a typo of another word', async () => {
+    const { engine } = await buildIndex([
+      makeSkill(0, { name: 'docker complete', body: 'deploy tests' }),
+      makeSkill(1, { name: 'docker complete guide', body: 'deploy test' }),
+      makeSkill(2, { name: 'docker compete', body: 'deploy testing' }),
+      makeSkill(3, { name: 'docker compose', body: 'deploy tests' }),
+    ]);
+    // compete (one skill) and complete (two) each find all three through the other; complete is in more skills.
+    const docker = (await engine.autocomplete(new URLSearchParams({ q: 'docker comp', limit: '20' }))).data;
+    expect(docker).toEqual([{ text: 'docker complete', count: 3 }, { text: 'docker compose', count: 1 }]);
+    // test, tests and testing are one stem: one completion.
+    const deploy = (await engine.autocomplete(new URLSearchParams({ q: 'deploy tes', limit: '20' }))).data;
+    expect(deploy).toHaveLength(1);
+    expect(deploy[0]!.count).toBe(4);
+  });
+
   it('syntax errors and over-long queries are the search codes', async () => {
     expect(await code(built.engine.autocomplete(new URLSearchParams({ q: 'foo:bar kub' })))).toBe('INVALID_SYNTAX');
     expect(await code(built.engine.autocomplete(new URLSearchParams({ q: `${'x '.repeat(100)}k` })))).toBe('QUERY_TOO_LONG');

@@ -13,14 +13,19 @@ import { stemOf } from './forms.ts';
 import { highlightDescription, highlightText } from './highlight.ts';
 import { IndexReader } from './index-reader.ts';
 import { countMatches, evaluate, matchedWords, planClause, score, type ClausePlan, type DocFilter } from './match.ts';
-import { FIELD_BIT, MIN_PREFIX, fold } from './options.ts';
+import { FIELD_BIT, MIN_PREFIX, fold, isTypoOf } from './options.ts';
 import { checkQueryLength, formatClause, parseQuery, type ParsedQuery } from './query.ts';
 
 /** Default and largest number of autocomplete suggestions (docs/decisions.md §4). */
 export const AUTOCOMPLETE_DEFAULT = 5;
 export const AUTOCOMPLETE_MAX = 20;
-/** Completions of the last word considered (the most frequent terms), before ordering by count. */
+/** Completions of a lone word considered (the most frequent terms), before ordering by count. */
 const AUTOCOMPLETE_CANDIDATES = 20;
+/**
+ * Completions of the last word after other words considered at most: the words most frequent in
+ * the whole directory are seldom those most frequent beside the others (`docker comp`: compose).
+ */
+const AUTOCOMPLETE_CANDIDATES_AFTER_WORDS = 50;
 
 export interface SearchAnswer {
   data: SearchResult[];
@@ -185,15 +190,18 @@ export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'sea
       syntaxCheck(q + close);
       const candidates = (await idx.withPrefix(prefix))
         .sort((a, b) => b.df - a.df || (a.term < b.term ? -1 : 1))
-        .slice(0, AUTOCOMPLETE_CANDIDATES);
+        .slice(0, AUTOCOMPLETE_CANDIDATES_AFTER_WORDS);
       const plans = new Map<string, Promise<ClausePlan>>();
       const counts = new Map<string, number>();
-      // The completed word of each count, kept in candidate order (most frequent word first).
-      const lastWords = new Map<string, string>();
+      // The completed word of each count and the number of skills holding it.
+      const lastWords = new Map<string, { word: string; df: number }>();
       const docCount = (await idx.root()).docs;
       // Up to 20 counts: other requests get the thread between them.
       const slice = slicer();
-      for (const candidate of candidates) {
+      // The best counts so far, `limit` of them at most, in ascending order.
+      const best: number[] = [];
+      const bestStems = new Set<string>();
+      for (const [k, candidate] of candidates.entries()) {
         await slice.tick();
         let query: ParsedQuery;
         try {
@@ -203,20 +211,42 @@ export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'sea
           // suggestion (syntax errors were reported above: they do not depend on the completion).
           continue;
         }
+        // A lone word's count is about its own: the most frequent words are the ones. After other
+        // words, the next, rarer words are counted too, until one is in fewer skills than the
+        // `limit` best counts so far (a count is at most about the number of skills holding the word).
+        if (k >= AUTOCOMPLETE_CANDIDATES && (query.clauses.length === 1 || (best.length === limit && candidate.df < best[0]!))) break;
         if (counts.has(query.normalized)) continue;
         // Only the count: no ranking, and the first words' clause states are shared (the reader keeps them).
-        counts.set(query.normalized, await countMatches(idx, await plan(idx, query, plans), { sets: [] }, docCount));
-        lastWords.set(query.normalized, candidate.term);
+        const count = await countMatches(idx, await plan(idx, query, plans), { sets: [] }, docCount);
+        counts.set(query.normalized, count);
+        lastWords.set(query.normalized, { word: candidate.term, df: candidate.df });
+        // Words of one stem count once: they are shown once (below).
+        const stem = stemOf(candidate.term);
+        if (count > 0 && !bestStems.has(stem) && (best.length < limit || count > best[0]!)) {
+          bestStems.add(stem);
+          if (best.length === limit) best.shift();
+          best.splice(sortedIndex(best, count), 0, count);
+        }
       }
-      // A completion whose word begins with, or has the stem of, another's, with the same count,
-      // finds the same skills (`github action`, `… actions`, `… actionable`): the shortest word is shown.
+      // Completions that find about the same skills are shown once, each with its own count: of
+      // words of one stem, the shortest (`python test`, not `… tests`); of a word and a typo of it,
+      // which finds its skills, the word in more skills (`docker complete`, not `… compete`); of
+      // words with the same count, one beginning with the other, the shorter (`github action`).
+      const byStem = new Map<string, { text: string; count: number; word: string; df: number }>();
+      for (const [text, count] of counts) {
+        if (count === 0) continue;
+        const completion = { text, count, ...lastWords.get(text)! };
+        const stem = stemOf(completion.word);
+        const kept = byStem.get(stem);
+        if (kept === undefined || completion.word.length < kept.word.length || (completion.word.length === kept.word.length && completion.df > kept.df)) byStem.set(stem, completion);
+      }
       const shown: Array<[word: string, count: number]> = [];
-      const data = [...counts]
-        .filter(([, count]) => count > 0)
-        .map(([text, count]) => ({ text, count, word: lastWords.get(text)! }))
-        .sort((a, b) => b.count - a.count || a.word.length - b.word.length || (a.word < b.word ? -1 : 1))
+      const data = [...byStem.values()]
+        .sort((a, b) => b.df - a.df || a.word.length - b.word.length || (a.word < b.word ? -1 : 1))
         .filter(({ word, count }) => {
-          if (shown.some(([other, n]) => n === count && (word.startsWith(other) || stemOf(word) === stemOf(other)))) return false;
+          const same = ([other, n]: [string, number]): boolean =>
+            isTypoOf(word, other) || isTypoOf(other, word) || (n === count && (word.startsWith(other) || other.startsWith(word)));
+          if (shown.some(same)) return false;
           shown.push([word, count]);
           return true;
         })
@@ -226,4 +256,11 @@ export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'sea
       return { data };
     },
   };
+}
+
+/** Where `value` goes in ascending `sorted`, after equal values. */
+function sortedIndex(sorted: readonly number[], value: number): number {
+  let i = 0;
+  while (i < sorted.length && sorted[i]! <= value) i++;
+  return i;
 }
