@@ -147,16 +147,16 @@ function readLine(line: string, skills: Map<string, CachedSkill<StoredRecord>>, 
     return true;
   }
   if (!isStoredEntry(entry)) return false;
-  skills.set(entry.dir, {
-    ...(inBase ? { inBase: true as const } : { line }),
-    hash: entry.hash,
-    problems: entry.problems,
-    ...(entry.record === undefined ? {} : { record: entry.record }),
-    ...(entry.stamp === undefined ? {} : { stamp: entry.stamp }),
-    ...(entry.skill === undefined ? {} : { skill: entry.skill }),
-    ...(entry.signals === undefined ? {} : { signals: signalsFrom(entry.signals) }),
-    ...(entry.derived === undefined ? {} : { derived: entry.derived }),
-  });
+  // Made field by field: a line per skill folder, and spreads of optional parts cost more here.
+  const cached: CachedSkill<StoredRecord> = { hash: entry.hash, problems: entry.problems };
+  if (inBase) cached.inBase = true;
+  else cached.line = line;
+  if (entry.record !== undefined) cached.record = entry.record;
+  if (entry.stamp !== undefined) cached.stamp = entry.stamp;
+  if (entry.skill !== undefined) cached.skill = entry.skill;
+  if (entry.signals !== undefined) cached.signals = signalsFrom(entry.signals);
+  if (entry.derived !== undefined) cached.derived = entry.derived;
+  skills.set(entry.dir, cached);
   return true;
 }
 
@@ -272,7 +272,7 @@ export function restoreRecord(record: StoredRecord, raw: string, sha: string, si
  * sets fields on records in place rather than copy them.
  */
 export function restoreRecordLazily(record: StoredRecord, sha: string, size: number, read: () => string): SkillRecord {
-  return withTextOnDemand({ ...record, body: '', raw: '', sha, size } as SkillRecord, record.body, read);
+  return textOnDemand(record, record.body, read, sha, size);
 }
 
 /**
@@ -284,14 +284,46 @@ export function restoreRecordLazily(record: StoredRecord, sha: string, size: num
  * itself would turn its properties into a dictionary, several times the size (BENCHMARKS.md).
  */
 export function withTextOnDemand(record: SkillRecord, offset: number, read: () => string): SkillRecord {
-  // Made in one step from descriptors: an object grown a key at a time turns into a dictionary too.
-  const descriptors = Object.getOwnPropertyDescriptors(record) as Record<string, PropertyDescriptor>;
-  descriptors.raw = { get: rawOnDemand, enumerable: true, configurable: true };
-  descriptors.body = { get: bodyOnDemand, enumerable: true, configurable: true };
+  return textOnDemand(record, offset, read, record.sha, record.size);
+}
+
+/** `withTextOnDemand` of a full or a stored record, with its SHA-256 and size. */
+function textOnDemand(record: SkillRecord | StoredRecord, offset: number, read: () => string, sha: string, size: number): SkillRecord {
+  // Made in one step from descriptors: an object grown a key at a time, or given an object
+  // literal's getters, turns into a dictionary too. The descriptors are those of the last record
+  // of the same keys, given this one's values: made for each record, they cost three times as much.
+  const keys = Object.keys(record);
+  if (!sameKeys(keys, shape.keys)) shape = { keys, descriptors: descriptorsOf(keys) };
+  const { descriptors } = shape;
+  const values = record as unknown as Record<string, unknown>;
+  for (const key of keys) {
+    if (key === 'raw' || key === 'body') continue;
+    descriptors[key]!.value = key === 'sha' ? sha : key === 'size' ? size : values[key];
+  }
   const out = Object.create(Object.prototype, descriptors) as object;
   // A key of this record's own: a record made later of the same folder reads its file itself.
   textSources.set(out, { key: String(++textRecords), offset, read });
   return out as unknown as SkillRecord;
+}
+
+/** The keys and property descriptors of the last record made by `textOnDemand`. */
+let shape: { keys: readonly string[]; descriptors: Record<string, PropertyDescriptor> } = { keys: [], descriptors: {} };
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Descriptors of a record of `keys`: `raw` and `body` read on demand, the rest values set per record. */
+function descriptorsOf(keys: readonly string[]): Record<string, PropertyDescriptor> {
+  const descriptors: Record<string, PropertyDescriptor> = {};
+  for (const key of keys) {
+    descriptors[key] = key === 'raw' ? { get: rawOnDemand, enumerable: true, configurable: true }
+      : key === 'body' ? { get: bodyOnDemand, enumerable: true, configurable: true }
+      : { value: undefined, writable: true, enumerable: true, configurable: true };
+  }
+  return descriptors;
 }
 
 /** Whether `record`'s text is read when asked for (`withTextOnDemand`) rather than held. */
@@ -328,10 +360,15 @@ function textOf(record: object): string {
   return text;
 }
 
-/** Stored signals as the quality pass made them (the sketch's bands as a typed array again). */
+/**
+ * Stored signals as the quality pass made them (the sketch's bands as a typed array again), in
+ * place: the parsed value is this reader's own.
+ */
 function signalsFrom(stored: StoredSignals): SkillSignals {
-  const { bands, exactKey } = stored.sketch;
-  return { ...stored, sketch: { exactKey, bands: bands === null ? undefined : Uint32Array.from(bands) } };
+  const signals = stored as unknown as SkillSignals;
+  const { bands } = stored.sketch;
+  signals.sketch.bands = bands === null ? undefined : Uint32Array.from(bands);
+  return signals;
 }
 
 /** Signals as stored: JSON has no typed arrays. */

@@ -430,11 +430,18 @@ function loadSkill(
     if (reused !== undefined) context.fromCache += 1;
     own = { ...(reused ?? { hash, ...evaluateSkill(candidate, inputs, skillSha, hasIndex, folder, context) }), ...skill };
   }
-  // Unchanged but for the SKILL.md text, which is not stored: the stored line can be written back.
-  const { line: _line, ...result } = own;
-  own = own === restored && cached?.signals !== undefined && kept.stamp === cached.stamp
-    ? { ...result, ...kept, ...(cached.line === undefined ? {} : { line: cached.line }), ...(cached.inBase === true ? { inBase: true as const } : {}) }
-    : { ...result, ...kept };
+  if (own === restored) {
+    // A result of this load's own, completed in place: a large directory has 100k of them.
+    if (kept.stamp !== undefined) own.stamp = kept.stamp;
+    // Unchanged but for the SKILL.md text, which is not stored: the stored line can be written back.
+    if (cached?.signals !== undefined && kept.stamp === cached.stamp) {
+      if (cached.line !== undefined) own.line = cached.line;
+      if (cached.inBase === true) own.inBase = true;
+    }
+  } else {
+    const { line: _line, ...result } = own;
+    own = { ...result, ...kept };
+  }
   context.next.set(dir, own);
   if (collisions.length > 0) return { problems: [...collisions, ...own.problems] };
   return own.record === undefined ? { problems: own.problems } : { problems: own.problems, record: own.record };
