@@ -18,11 +18,11 @@
  * base is written whole again, the lines of unchanged folders copied from the old base.
  *
  * A record is stored whole, every field in its place, but for the parts derived from the SKILL.md
- * bytes: the raw text, SHA-256 and size are stored as `null` and the body as its offset in the
- * text (the loader reads SKILL.md anyway to hash it and derives them from its bytes); `checks`,
- * computed over the whole directory after loading, and `archive`, set when the build writes it,
- * are never stored. The stored type is derived
- * from `SkillRecord` and a record is restored by overwriting only those parts, so a field added to
+ * bytes: the text (`raw`, `body`) is left out, where the body starts in it is the line's `bodyAt`,
+ * and the SHA-256 and size are stored as `null` (the loader derives them from the file's bytes, or
+ * has them from the folder's stamp); `checks`, computed over the whole directory after loading, and
+ * `archive`, set when the build writes it, are never stored. The stored type is derived
+ * from `SkillRecord` and a record is restored by adding only those parts, so a field added to
  * the record is carried by the cache without any change here (`test/build-incremental.test.ts`
  * compares incremental builds of imported skills byte for byte with clean ones). Beside the record,
  * a line keeps the values derived from it (builder/record-memo.ts: the change log's state hash,
@@ -41,16 +41,16 @@ import type { SkillSignals } from './quality/index.ts';
 import { isDerived, knownDerived, type DerivedValues } from './record-memo.ts';
 import { Lru } from '../src/lru.ts';
 
-/** The parts of a record derived from the SKILL.md bytes, stored as `null` (`body`: its offset). */
-type FromSkillMd = 'raw' | 'sha' | 'size';
+/** The parts of a record derived from the SKILL.md bytes that are stored as `null`. */
+type FromSkillMd = 'sha' | 'size';
 
 /**
  * A skill record as stored: every field of `SkillRecord` (optional ones stay optional) but
- * `checks`, with the parts derived from the SKILL.md bytes left out (`null`) and the body as the
- * offset where it starts in the SKILL.md text.
+ * `checks`, `archive` and the SKILL.md text (`raw`, `body`), with its SHA-256 and size `null`.
+ * Where the body starts in the text is the entry's `bodyAt`.
  */
 export type StoredRecord = {
-  [K in keyof Omit<SkillRecord, 'checks' | 'archive'>]: K extends 'body' ? number : K extends FromSkillMd ? null : SkillRecord[K];
+  [K in keyof Omit<SkillRecord, 'checks' | 'archive' | 'raw' | 'body'>]: K extends FromSkillMd ? null : SkillRecord[K];
 };
 
 /** What loading one skill folder produced (collisions with other folders excluded). */
@@ -59,6 +59,8 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
   hash: string;
   problems: Problem[];
   record?: R;
+  /** With a stored record: where its body starts in the SKILL.md text (the record holds no text). */
+  bodyAt?: number;
   /**
    * The folder's file-system stamp when it was read (builder/folder-stamp.ts), kept only when it
    * was settled: a later load whose stamp is the same re-uses this result without reading the
@@ -103,7 +105,7 @@ export interface LoadCache<R = SkillRecord | StoredRecord> {
 }
 
 const FORMAT = 'skills-api-build-cache';
-const VERSION = 4;
+const VERSION = 5;
 
 /** The default cache folder: `node_modules/.cache/skills-api` under the working directory. */
 export function defaultCacheDir(): string {
@@ -151,7 +153,10 @@ function readLine(line: string, skills: Map<string, CachedSkill<StoredRecord>>, 
   const cached: CachedSkill<StoredRecord> = { hash: entry.hash, problems: entry.problems };
   if (inBase) cached.inBase = true;
   else cached.line = line;
-  if (entry.record !== undefined) cached.record = entry.record;
+  if (entry.record !== undefined) {
+    cached.record = entry.record;
+    cached.bodyAt = entry.bodyAt;
+  }
   if (entry.stamp !== undefined) cached.stamp = entry.stamp;
   if (entry.skill !== undefined) cached.skill = entry.skill;
   if (entry.signals !== undefined) cached.signals = signalsFrom(entry.signals);
@@ -238,7 +243,7 @@ function lineOf(dir: string, { hash, problems, record, stamp, skill, signals, li
     dir,
     hash,
     problems,
-    ...(record === undefined ? {} : { record: stored(record) }),
+    ...(record === undefined ? {} : { record: stored(record), bodyAt: bodyOffset(record) }),
     ...(stamp === undefined ? {} : { stamp }),
     ...(skill === undefined ? {} : { skill }),
     ...(signals === undefined ? {} : { signals: { ...signals, sketch: { exactKey: signals.sketch.exactKey, bands: signals.sketch.bands === undefined ? null : [...signals.sketch.bands] } } }),
@@ -246,42 +251,61 @@ function lineOf(dir: string, { hash, problems, record, stamp, skill, signals, li
   });
 }
 
+/** Keys of a record that are not stored (the SKILL.md text; `checks` and `archive`, set later in the build). */
+const NOT_STORED = new Set(['raw', 'body', 'checks', 'archive']);
+
 /**
- * `record` as stored: the same object with the parts derived from the SKILL.md bytes blanked in
- * place (keys keep their order, so the restored record serializes the same) and `checks` and
- * `archive` (set on the record later in the build) dropped.
+ * `record` as stored: its keys in their order but the text, `checks` and `archive`, with the
+ * SKILL.md's SHA-256 and size blanked. The text is not read (a record may read it on demand).
  */
 function stored(record: SkillRecord): StoredRecord {
-  const { checks: _checks, archive: _archive, ...rest } = record;
-  return { ...rest, body: record.raw.length - record.body.length, raw: null, sha: null, size: null };
+  const values = record as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) {
+    if (!NOT_STORED.has(key)) out[key] = key === 'sha' || key === 'size' ? null : values[key];
+  }
+  return out as StoredRecord;
+}
+
+/** Where `record`'s body starts in its SKILL.md text. */
+function bodyOffset(record: SkillRecord): number {
+  return textSources.get(record)?.offset ?? record.raw.length - record.body.length;
 }
 
 /**
  * The full record of a stored one, given the text, SHA-256 and size of the SKILL.md it was made
- * from. Only the blanked parts are overwritten; spreading keeps every key where it was, so the
- * record has the fields, and the order, that `loadContent` gave it.
+ * from and where the body starts in it (`bodyAt`); the text's keys come last, as in every record
+ * of the build (`withTextOnDemand`).
  */
-export function restoreRecord(record: StoredRecord, raw: string, sha: string, size: number): SkillRecord {
-  return { ...record, body: raw.slice(record.body), raw, sha, size };
+export function restoreRecord(record: StoredRecord, raw: string, sha: string, size: number, bodyAt: number): SkillRecord {
+  return { ...record, sha, size, raw, body: raw.slice(bodyAt) } as SkillRecord;
 }
 
 /**
  * The full record of a stored one whose SKILL.md text is read only when asked for (`read`, see
- * `withTextOnDemand`). An incremental build needs the text of an unchanged skill only where
- * nothing of it was kept (its detail, its search tokens, its quality signals all were); the build
- * sets fields on records in place rather than copy them.
+ * `withTextOnDemand`), made of the stored record itself: the caller's, just parsed. Accessors
+ * added (not redefined) keep its properties fast, and every record of one shape shares them. An
+ * incremental build needs the text of an unchanged skill only where nothing of it was kept (its
+ * detail, its search tokens, its quality signals all were); the build sets fields on records in
+ * place rather than copy them.
  */
-export function restoreRecordLazily(record: StoredRecord, sha: string, size: number, read: () => string): SkillRecord {
-  return textOnDemand(record, record.body, read, sha, size);
+export function restoreRecordLazily(record: StoredRecord, sha: string, size: number, bodyAt: number, read: () => string): SkillRecord {
+  const full = record as unknown as { sha: string; size: number };
+  full.sha = sha;
+  full.size = size;
+  Object.defineProperties(record, TEXT_ON_DEMAND);
+  textSources.set(record, { key: String(++textRecords), offset: bodyAt, read });
+  return record as unknown as SkillRecord;
 }
 
 /**
- * `record` with `raw` and `body` (the text from `offset` on) as accessors, in their places, that
+ * `record` with `raw` and `body` (the text from `offset` on) as accessors, last of its keys, that
  * read its SKILL.md text with `read` when asked for, instead of holding it: 100k records would
  * hold every SKILL.md of the directory from the load to the search index. The last texts read are
  * kept a while (`recentTexts`), since a step reads a skill's `raw` and `body` together. `read`
  * must give the text the record was made from or throw. A new object: accessors put on the record
- * itself would turn its properties into a dictionary, several times the size (BENCHMARKS.md).
+ * itself in place of its `raw` and `body` would turn its properties into a dictionary, several
+ * times the size (BENCHMARKS.md).
  */
 export function withTextOnDemand(record: SkillRecord, offset: number, read: () => string): SkillRecord {
   return textOnDemand(record, offset, read, record.sha, record.size);
@@ -315,16 +339,23 @@ function sameKeys(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-/** Descriptors of a record of `keys`: `raw` and `body` read on demand, the rest values set per record. */
+/**
+ * Descriptors of a record of `keys`: the values set per record, then `raw` and `body` read on
+ * demand, last, as `restoreRecordLazily` adds them.
+ */
 function descriptorsOf(keys: readonly string[]): Record<string, PropertyDescriptor> {
   const descriptors: Record<string, PropertyDescriptor> = {};
   for (const key of keys) {
-    descriptors[key] = key === 'raw' ? { get: rawOnDemand, enumerable: true, configurable: true }
-      : key === 'body' ? { get: bodyOnDemand, enumerable: true, configurable: true }
-      : { value: undefined, writable: true, enumerable: true, configurable: true };
+    if (key !== 'raw' && key !== 'body') descriptors[key] = { value: undefined, writable: true, enumerable: true, configurable: true };
   }
-  return descriptors;
+  return Object.assign(descriptors, TEXT_ON_DEMAND);
 }
+
+/** The accessors of a record's text (`withTextOnDemand`). */
+const TEXT_ON_DEMAND: Record<'raw' | 'body', PropertyDescriptor> = {
+  raw: { get: rawOnDemand, enumerable: true, configurable: true },
+  body: { get: bodyOnDemand, enumerable: true, configurable: true },
+};
 
 /** Whether `record`'s text is read when asked for (`withTextOnDemand`) rather than held. */
 export function readsTextOnDemand(record: SkillRecord): boolean {
@@ -381,7 +412,7 @@ function isStoredSignals(value: unknown): value is StoredSignals {
 }
 
 /** Loose shape check of a stored line: enough that a foreign or damaged file is never used. */
-function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord; stamp?: string; skill?: { sha: string; size: number }; signals?: StoredSignals; derived?: DerivedValues } {
+function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord; bodyAt?: number; stamp?: string; skill?: { sha: string; size: number }; signals?: StoredSignals; derived?: DerivedValues } {
   if (!isObject(entry) || typeof entry.dir !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.problems)) return false;
   if (entry.derived !== undefined && (entry.record === undefined || !isDerived(entry.derived))) return false;
   if (entry.signals !== undefined && !isStoredSignals(entry.signals)) return false;
@@ -392,8 +423,8 @@ function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; pr
   const record = entry.record;
   if (record === undefined) return true;
   return (
-    isObject(record) && record.dir === entry.dir && typeof record.id === 'string' && typeof record.body === 'number' &&
-    record.raw === null && record.sha === null && record.size === null
+    isObject(record) && record.dir === entry.dir && typeof record.id === 'string' && Number.isSafeInteger(entry.bodyAt) && (entry.bodyAt as number) >= 0 &&
+    !('raw' in record) && !('body' in record) && record.sha === null && record.size === null
   );
 }
 

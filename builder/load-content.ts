@@ -71,7 +71,10 @@ export interface LoadResult {
 
 /** Options of `loadContent`. */
 export interface LoadOptions {
-  /** Results of an earlier load (the build cache); used only where its inputs are unchanged. */
+  /**
+   * Results of an earlier load (the build cache); used only where its inputs are unchanged. Taken
+   * over: a stored record re-used by its folder's stamp becomes this load's record.
+   */
   previous?: LoadCache<StoredRecord> | undefined;
   /** Compute the quality signals (docs/quality.md); default true. Off only to measure their cost. */
   quality?: boolean | undefined;
@@ -497,11 +500,11 @@ function describeInput(input: 'missing' | UnsafeFileError | Buffer): string {
  * Undefined when that cannot be done (never expected: the hash covers those bytes).
  */
 function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: string | undefined): CachedSkill<SkillRecord> | undefined {
-  const { hash, problems, record, signals, derived } = cached;
+  const { hash, problems, record, bodyAt, signals, derived } = cached;
   if (record === undefined) return { hash, problems };
   const text = Buffer.isBuffer(skill) ? decodeUtf8(skill) : undefined;
-  if (text === undefined || skillSha === undefined) return undefined;
-  const full = restoreRecord(record, text, skillSha, (skill as Buffer).length);
+  if (text === undefined || skillSha === undefined || bodyAt === undefined) return undefined;
+  const full = restoreRecord(record, text, skillSha, (skill as Buffer).length, bodyAt);
   seedDerived(full, derived);
   return { hash, problems, record: full, ...(signals === undefined ? {} : { signals }) };
 }
@@ -512,15 +515,16 @@ function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: stri
  * Undefined when it cannot be used (the folder is then read as a whole).
  */
 function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRecord>): CachedSkill<SkillRecord> | undefined {
-  const { hash, problems, record, skill, signals, derived } = cached;
+  const { hash, problems, record, bodyAt, skill, signals, derived } = cached;
   if (record === undefined) return { hash, problems };
-  if (skill === undefined) return undefined;
+  if (skill === undefined || bodyAt === undefined) return undefined;
   const read = (): string => {
     // The folder may not have been checked by the load (see `loadSkill`).
     if (pathProblem(join(root, dir)) !== undefined) throw changedWhileBuilding(dir);
     return readAgain(root, dir, skill.sha, skill.size);
   };
-  const full = restoreRecordLazily(record, skill.sha, skill.size, read);
+  // The stored record becomes the full one: this load is the only one to restore it.
+  const full = restoreRecordLazily(record, skill.sha, skill.size, bodyAt, read);
   // The values stored with the record are of the same record (builder/record-memo.ts).
   seedDerived(full, derived);
   return { hash, problems, record: full, skill, ...(signals === undefined ? {} : { signals }) };
