@@ -570,6 +570,42 @@ describe('autocomplete', () => {
     expect(deploy[0]!.count).toBe(4);
   });
 
+  it('the same completions whatever the limit; a typo hides only a word its search reaches; prefixes of one count: the shorter', async () => {
+    const letters = (i: number): string => String.fromCharCode(97 + Math.floor(i / 26)) + String.fromCharCode(97 + (i % 26));
+    const skills: SkillRecord[] = [];
+    const add = (times: number, name: string): void => {
+      for (let i = 0; i < times; i++) skills.push(makeSkill(skills.length, { name: `${name} ${i}` }));
+    };
+    add(6, 'docker complete');
+    add(5, 'docker compete');
+    for (let w = 0; w < 18; w++) add(4, `comp${letters(w)}qz other`);
+    add(3, 'docker compose');
+    add(10, 'chat bot');
+    add(4, 'data chart');
+    add(1, 'data chat');
+    add(1, 'spring java javascript');
+    add(4, 'javascript thing');
+    const { engine } = await buildIndex(skills);
+    const complete = async (q: string, limit: number) => (await engine.autocomplete(new URLSearchParams({ q, limit: String(limit) }))).data;
+    // compete is a typo the search of complete reaches (and the reverse): one of them, whatever the limit.
+    const all = await complete('docker comp', 20);
+    expect(all.map((s) => s.text)).toEqual(['docker complete', 'docker compose']);
+    for (const limit of [1, 2, 3]) expect(await complete('docker comp', limit)).toEqual(all.slice(0, limit));
+    // chat (4 letters) has no typo matches: chart is not hidden behind it.
+    expect((await complete('data cha', 20)).map((s) => s.text)).toEqual(['data chart', 'data chat']);
+    // Same count, one the other's beginning: the shorter, though javascript is in more skills.
+    expect(await complete('spring jav', 20)).toEqual([{ text: 'spring java', count: 1 }]);
+  });
+
+  it('a completion that repeats a word before it does not end the completions', async () => {
+    const letters = (i: number): string => String.fromCharCode(97 + Math.floor(i / 26)) + String.fromCharCode(97 + (i % 26));
+    const skills = Array.from({ length: 22 * 3 }, (_, i) => makeSkill(i, { name: `comp${letters(Math.floor(i / 3))}x helper` }));
+    skills.push(makeSkill(500, { name: 'compzzx compzzzzz' }));
+    const { engine } = await buildIndex(skills);
+    const data = (await engine.autocomplete(new URLSearchParams({ q: 'compzzx comp', limit: '20' }))).data;
+    expect(data.map((s) => s.text)).toContain('compzzx compzzzzz');
+  });
+
   it('syntax errors and over-long queries are the search codes', async () => {
     expect(await code(built.engine.autocomplete(new URLSearchParams({ q: 'foo:bar kub' })))).toBe('INVALID_SYNTAX');
     expect(await code(built.engine.autocomplete(new URLSearchParams({ q: `${'x '.repeat(100)}k` })))).toBe('QUERY_TOO_LONG');

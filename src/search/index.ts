@@ -192,16 +192,23 @@ export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'sea
         .sort((a, b) => b.df - a.df || (a.term < b.term ? -1 : 1))
         .slice(0, AUTOCOMPLETE_CANDIDATES_AFTER_WORDS);
       const plans = new Map<string, Promise<ClausePlan>>();
-      const counts = new Map<string, number>();
-      // The completed word of each count and the number of skills holding it.
-      const lastWords = new Map<string, { word: string; df: number }>();
+      const counted: Completion[] = [];
+      const texts = new Set<string>();
       const docCount = (await idx.root()).docs;
-      // Up to 20 counts: other requests get the thread between them.
+      // After other words (or inside a phrase), more completions than a lone word's are counted.
+      const afterWords = holdsClause(head + close);
+      // Up to 50 counts: other requests get the thread between them (the host's slicer).
       const slice = slicer();
-      // The best counts so far, `limit` of them at most, in ascending order.
-      const best: number[] = [];
-      const bestStems = new Set<string>();
       for (const [k, candidate] of candidates.entries()) {
+        // A lone word's count is about its own: the most frequent words are the ones. After other
+        // words, the next, rarer words are counted too, until one is in fewer skills than the 20th
+        // of the completions found so far (a count is at most about the number of skills holding
+        // the word). Whatever `limit`, the same completions are counted.
+        if (k >= AUTOCOMPLETE_CANDIDATES) {
+          if (!afterWords) break;
+          const found = distinctCompletions(counted);
+          if (found.length >= AUTOCOMPLETE_MAX && candidate.df < found[AUTOCOMPLETE_MAX - 1]!.count) break;
+        }
         await slice.tick();
         let query: ParsedQuery;
         try {
@@ -211,56 +218,55 @@ export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'sea
           // suggestion (syntax errors were reported above: they do not depend on the completion).
           continue;
         }
-        // A lone word's count is about its own: the most frequent words are the ones. After other
-        // words, the next, rarer words are counted too, until one is in fewer skills than the
-        // `limit` best counts so far (a count is at most about the number of skills holding the word).
-        if (k >= AUTOCOMPLETE_CANDIDATES && (query.clauses.length === 1 || (best.length === limit && candidate.df < best[0]!))) break;
-        if (counts.has(query.normalized)) continue;
+        if (texts.has(query.normalized)) continue;
+        texts.add(query.normalized);
         // Only the count: no ranking, and the first words' clause states are shared (the reader keeps them).
         const count = await countMatches(idx, await plan(idx, query, plans), { sets: [] }, docCount);
-        counts.set(query.normalized, count);
-        lastWords.set(query.normalized, { word: candidate.term, df: candidate.df });
-        // Words of one stem count once: they are shown once (below).
-        const stem = stemOf(candidate.term);
-        if (count > 0 && !bestStems.has(stem) && (best.length < limit || count > best[0]!)) {
-          bestStems.add(stem);
-          if (best.length === limit) best.shift();
-          best.splice(sortedIndex(best, count), 0, count);
-        }
+        if (count > 0) counted.push({ text: query.normalized, count, word: candidate.term, df: candidate.df });
       }
-      // Completions that find about the same skills are shown once, each with its own count: of
-      // words of one stem, the shortest (`python test`, not `… tests`); of a word and a typo of it,
-      // which finds its skills, the word in more skills (`docker complete`, not `… compete`); of
-      // words with the same count, one beginning with the other, the shorter (`github action`).
-      const byStem = new Map<string, { text: string; count: number; word: string; df: number }>();
-      for (const [text, count] of counts) {
-        if (count === 0) continue;
-        const completion = { text, count, ...lastWords.get(text)! };
-        const stem = stemOf(completion.word);
-        const kept = byStem.get(stem);
-        if (kept === undefined || completion.word.length < kept.word.length || (completion.word.length === kept.word.length && completion.df > kept.df)) byStem.set(stem, completion);
-      }
-      const shown: Array<[word: string, count: number]> = [];
-      const data = [...byStem.values()]
-        .sort((a, b) => b.df - a.df || a.word.length - b.word.length || (a.word < b.word ? -1 : 1))
-        .filter(({ word, count }) => {
-          const same = ([other, n]: [string, number]): boolean =>
-            isTypoOf(word, other) || isTypoOf(other, word) || (n === count && (word.startsWith(other) || other.startsWith(word)));
-          if (shown.some(same)) return false;
-          shown.push([word, count]);
-          return true;
-        })
-        .map(({ text, count }) => ({ text, count }))
-        .sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0))
-        .slice(0, limit);
+      const data = distinctCompletions(counted).slice(0, limit).map(({ text, count }) => ({ text, count }));
       return { data };
     },
   };
 }
 
-/** Where `value` goes in ascending `sorted`, after equal values. */
-function sortedIndex(sorted: readonly number[], value: number): number {
-  let i = 0;
-  while (i < sorted.length && sorted[i]! <= value) i++;
-  return i;
+/** A completion counted by autocomplete: its text, count, last word and how many skills hold that word. */
+interface Completion {
+  text: string;
+  count: number;
+  word: string;
+  df: number;
+}
+
+/**
+ * The completions to show, by count, then text: of several that find about the same skills only
+ * one, with its own count (docs/api.md "autocomplete"): of last words of one stem, the shortest
+ * (`python test`, not `… tests`; ties: the word in more skills); of a word that the search of a
+ * word in more skills reaches as a typo (`docker compete` and `… complete`), the latter; of words
+ * with the same count, one beginning with the other, the shorter (`github action`, not `… actionable`).
+ */
+function distinctCompletions(completions: readonly Completion[]): Completion[] {
+  const byStem = new Map<string, Completion>();
+  for (const completion of completions) {
+    const stem = stemOf(completion.word);
+    const kept = byStem.get(stem);
+    if (kept === undefined || completion.word.length < kept.word.length || (completion.word.length === kept.word.length && completion.df > kept.df)) byStem.set(stem, completion);
+  }
+  const byFrequency = [...byStem.values()].sort((a, b) => b.df - a.df || a.word.length - b.word.length || (a.word < b.word ? -1 : 1));
+  const notTypos: Completion[] = [];
+  for (const completion of byFrequency) if (!notTypos.some((other) => isTypoOf(other.word, completion.word))) notTypos.push(completion);
+  notTypos.sort((a, b) => b.count - a.count || a.word.length - b.word.length || (a.word < b.word ? -1 : 1));
+  const shown: Completion[] = [];
+  for (const completion of notTypos) if (!shown.some((other) => other.count === completion.count && completion.word.startsWith(other.word))) shown.push(completion);
+  return shown.sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+}
+
+/** Whether `text` (the words before the one completed) holds a clause of its own. */
+function holdsClause(text: string): boolean {
+  if (text.trim() === '') return false;
+  try {
+    return parseQuery(text).clauses.length > 0;
+  } catch {
+    return false;
+  }
 }
