@@ -252,7 +252,8 @@ function lineOf(dir: string, { hash, problems, record, stamp, skill, signals, li
 }
 
 /** Keys of a record that are not stored (the SKILL.md text; `checks` and `archive`, set later in the build). */
-const NOT_STORED = new Set(['raw', 'body', 'checks', 'archive']);
+const NOT_IN_LINE = ['raw', 'body', 'checks', 'archive'];
+const NOT_STORED = new Set(NOT_IN_LINE);
 
 /**
  * `record` as stored: its keys in their order but the text, `checks` and `archive`, with the
@@ -423,8 +424,10 @@ function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; pr
   const record = entry.record;
   if (record === undefined) return true;
   return (
+    // The body starts inside the text: at most its UTF-8 size, which no UTF-16 length exceeds.
     isObject(record) && record.dir === entry.dir && typeof record.id === 'string' && Number.isSafeInteger(entry.bodyAt) && (entry.bodyAt as number) >= 0 &&
-    !('raw' in record) && !('body' in record) && record.sha === null && record.size === null
+    (skill === undefined || (entry.bodyAt as number) <= (skill as { size: number }).size) &&
+    !NOT_IN_LINE.some((key) => key in record) && record.sha === null && record.size === null
   );
 }
 

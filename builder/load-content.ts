@@ -503,7 +503,7 @@ function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: stri
   const { hash, problems, record, bodyAt, signals, derived } = cached;
   if (record === undefined) return { hash, problems };
   const text = Buffer.isBuffer(skill) ? decodeUtf8(skill) : undefined;
-  if (text === undefined || skillSha === undefined || bodyAt === undefined) return undefined;
+  if (text === undefined || skillSha === undefined || bodyAt === undefined || bodyAt > text.length) return undefined;
   const full = restoreRecord(record, text, skillSha, (skill as Buffer).length, bodyAt);
   seedDerived(full, derived);
   return { hash, problems, record: full, ...(signals === undefined ? {} : { signals }) };

@@ -6,6 +6,7 @@
  * it needs no longer describes the output. The build cache with synthetic entries; the output
  * record with real builds of a copy of the sample content.
  */
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -128,6 +129,42 @@ describe('the build cache written whole over its base', () => {
     const whole = readLoadCache(dir, root)!;
     expect(whole.skills.size).toBe(stored.skills.size + 70);
     for (const [folder, record] of records) expect(whole.skills.get(folder)!.record ?? null).toEqual(record);
+  });
+});
+
+describe('a stored line the build cache does not trust', () => {
+  it('a body offset outside the text, or a record holding its text or the later parts, makes the cache be ignored', async () => {
+    const content = join(base, 'content-lines');
+    await cp(SAMPLE, content, { recursive: true });
+    const { cache } = await loadContent(content, { stamps: { started: Date.now() + 60_000 } });
+    const dir = join(base, 'cache-lines');
+    const root = realpathSync.native(content);
+    const [file] = cacheFiles(dir, root);
+    type Line = { bodyAt?: unknown; skill: { size: number }; record: Record<string, unknown> };
+    const edits: Array<[string, (line: Line) => void]> = [
+      ['nothing (the line written again is trusted)', () => undefined],
+      ['past the size', (line) => (line.bodyAt = line.skill.size + 1)],
+      ['negative', (line) => (line.bodyAt = -1)],
+      ['a string', (line) => (line.bodyAt = '3')],
+      ['missing', (line) => delete line.bodyAt],
+      ['raw held', (line) => (line.record.raw = null)],
+      ['archive held', (line) => (line.record.archive = { size: 1, sha256: 'x' })],
+    ];
+    for (const [what, edit] of edits) {
+      writeLoadCache(dir, cache!);
+      expect(readLoadCache(dir, root), what).toBeDefined();
+      const text = readFileSync(file, 'utf8');
+      const newline = text.indexOf('\n');
+      const lines = text.slice(newline + 1).split('\n');
+      const line = JSON.parse(lines[0]!) as Line;
+      edit(line);
+      lines[0] = JSON.stringify(line);
+      // A sound checksum: only the line's shape can refuse it.
+      const body = lines.join('\n');
+      const header = { ...(JSON.parse(text.slice(0, newline)) as object), checksum: createHash('sha256').update(body).digest('hex') };
+      writeFileSync(file, `${JSON.stringify(header)}\n${body}`);
+      expect(readLoadCache(dir, root) === undefined, what).toBe(what !== edits[0]![0]);
+    }
   });
 });
 
