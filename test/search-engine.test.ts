@@ -570,7 +570,7 @@ describe('autocomplete', () => {
     expect(deploy[0]!.count).toBe(4);
   });
 
-  it('the same completions whatever the limit; a typo hides only a word its search reaches; prefixes of one count: the shorter', async () => {
+  it('the same completions whatever the limit; a typo hides only a word its search reaches; of prefixes with one count the more frequent', async () => {
     const letters = (i: number): string => String.fromCharCode(97 + Math.floor(i / 26)) + String.fromCharCode(97 + (i % 26));
     const skills: SkillRecord[] = [];
     const add = (times: number, name: string): void => {
@@ -593,8 +593,8 @@ describe('autocomplete', () => {
     for (const limit of [1, 2, 3]) expect(await complete('docker comp', limit)).toEqual(all.slice(0, limit));
     // chat (4 letters) has no typo matches: chart is not hidden behind it.
     expect((await complete('data cha', 20)).map((s) => s.text)).toEqual(['data chart', 'data chat']);
-    // Same count, one the other's beginning: the shorter, though javascript is in more skills.
-    expect(await complete('spring jav', 20)).toEqual([{ text: 'spring java', count: 1 }]);
+    // Same count, one the other's beginning: the one in more skills.
+    expect(await complete('spring jav', 20)).toEqual([{ text: 'spring javascript', count: 1 }]);
   });
 
   it('a completion that repeats a word before it does not end the completions', async () => {

@@ -243,7 +243,8 @@ interface Completion {
  * one, with its own count (docs/api.md "autocomplete"): of last words of one stem, the shortest
  * (`python test`, not `… tests`; ties: the word in more skills); of a word that the search of a
  * word in more skills reaches as a typo (`docker compete` and `… complete`), the latter; of words
- * with the same count, one beginning with the other, the shorter (`github action`, not `… actionable`).
+ * with the same count, one beginning with the other, the one in more skills (ties: the shorter):
+ * `github action`, not `… actionable`; `python text`, not `… tex`.
  */
 function distinctCompletions(completions: readonly Completion[]): Completion[] {
   const byStem = new Map<string, Completion>();
@@ -255,9 +256,10 @@ function distinctCompletions(completions: readonly Completion[]): Completion[] {
   const byFrequency = [...byStem.values()].sort((a, b) => b.df - a.df || a.word.length - b.word.length || (a.word < b.word ? -1 : 1));
   const notTypos: Completion[] = [];
   for (const completion of byFrequency) if (!notTypos.some((other) => isTypoOf(other.word, completion.word))) notTypos.push(completion);
-  notTypos.sort((a, b) => b.count - a.count || a.word.length - b.word.length || (a.word < b.word ? -1 : 1));
+  notTypos.sort((a, b) => b.count - a.count || b.df - a.df || a.word.length - b.word.length || (a.word < b.word ? -1 : 1));
   const shown: Completion[] = [];
-  for (const completion of notTypos) if (!shown.some((other) => other.count === completion.count && completion.word.startsWith(other.word))) shown.push(completion);
+  const prefixes = (a: string, b: string): boolean => a.startsWith(b) || b.startsWith(a);
+  for (const completion of notTypos) if (!shown.some((other) => other.count === completion.count && prefixes(other.word, completion.word))) shown.push(completion);
   return shown.sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
 }
 
