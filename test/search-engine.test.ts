@@ -488,6 +488,8 @@ describe('what one engine keeps between requests', () => {
 });
 
 describe('autocomplete', () => {
+  /** Two letters of index `i`, for generated words. */
+  const letters = (i: number): string => String.fromCharCode(97 + Math.floor(i / 26)) + String.fromCharCode(97 + (i % 26));
   let built: Built;
   beforeAll(async () => {
     built = await buildIndex([
@@ -571,7 +573,6 @@ describe('autocomplete', () => {
   });
 
   it('the same completions whatever the limit; a typo hides only a word its search reaches; of prefixes with one count the more frequent', async () => {
-    const letters = (i: number): string => String.fromCharCode(97 + Math.floor(i / 26)) + String.fromCharCode(97 + (i % 26));
     const skills: SkillRecord[] = [];
     const add = (times: number, name: string): void => {
       for (let i = 0; i < times; i++) skills.push(makeSkill(skills.length, { name: `${name} ${i}` }));
@@ -598,7 +599,6 @@ describe('autocomplete', () => {
   });
 
   it('a completion that repeats a word before it does not end the completions', async () => {
-    const letters = (i: number): string => String.fromCharCode(97 + Math.floor(i / 26)) + String.fromCharCode(97 + (i % 26));
     const skills = Array.from({ length: 22 * 3 }, (_, i) => makeSkill(i, { name: `comp${letters(Math.floor(i / 3))}x helper` }));
     skills.push(makeSkill(500, { name: 'compzzx compzzzzz' }));
     const { engine } = await buildIndex(skills);
