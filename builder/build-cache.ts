@@ -312,8 +312,8 @@ export function withTextOnDemand(record: SkillRecord, offset: number, read: () =
   return textOnDemand(record, offset, read, record.sha, record.size);
 }
 
-/** `withTextOnDemand` of a full or a stored record, with its SHA-256 and size. */
-function textOnDemand(record: SkillRecord | StoredRecord, offset: number, read: () => string, sha: string, size: number): SkillRecord {
+/** `withTextOnDemand`'s new record, given its SHA-256 and size. */
+function textOnDemand(record: SkillRecord, offset: number, read: () => string, sha: string, size: number): SkillRecord {
   // Made in one step from descriptors: an object grown a key at a time, or given an object
   // literal's getters, turns into a dictionary too. The descriptors are those of the last record
   // of the same keys, given this one's values: made for each record, they cost three times as much.
