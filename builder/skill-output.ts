@@ -172,11 +172,15 @@ export function keepDetail(memo: SkillFilesMemo, writer: OutputWriter, skill: Sk
 /**
  * What a skill's detail (builder/summary.ts `toDetail`) is made of: the record, given by the skill
  * folder's input hash and the content-wide inputs of its validation (`shared`: categories and
- * platforms), plus the directory-wide quality checks and the archive. The options and the build
- * code are those of the skill-files record's key (builder/output-record.ts).
+ * platforms), plus the directory-wide parts of its quality checks and the archive. The checks'
+ * profiles and flags are the skill's own signals, made of its input alone (builder/quality/), so
+ * the input hash stands for them: serializing them for each of 100k skills cost half a second.
+ * The options and the build code are those of the skill-files record's key (builder/output-record.ts).
  */
 function detailMemo(hash: string, shared: string, skill: SkillRecord): string {
-  return createHash('sha256').update(JSON.stringify([hash, shared, skill.checks ?? null, skill.archive ?? null])).digest('base64url');
+  const checks = skill.checks;
+  const directoryWide = checks === undefined ? null : [checks.duplicateOf ?? null, checks.similar ?? null];
+  return createHash('sha256').update(JSON.stringify([hash, shared, checks === undefined ? 0 : 1, directoryWide, skill.archive ?? null])).digest('base64url');
 }
 
 /**
