@@ -195,8 +195,10 @@ export function createSearchEngine(loader: Loader, manifest: Pick<Manifest, 'sea
       const counted: Completion[] = [];
       const texts = new Set<string>();
       const docCount = (await idx.root()).docs;
-      // After other words (or inside a phrase), more completions than a lone word's are counted.
-      const afterWords = holdsClause(head + close);
+      // After other words, more completions than a lone word's are counted. Not inside a phrase:
+      // each count there checks positions over long postings, and 50 of them cost 1.3-1.6 times
+      // the answer time of open-phrase completions (BENCHMARKS.md "Relevance").
+      const afterWords = close === '' && holdsClause(head);
       // Up to 50 counts: other requests get the thread between them (the host's slicer).
       const slice = slicer();
       for (const [k, candidate] of candidates.entries()) {
