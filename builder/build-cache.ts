@@ -309,11 +309,6 @@ export function restoreRecordLazily(record: StoredRecord, sha: string, size: num
  * times the size (BENCHMARKS.md).
  */
 export function withTextOnDemand(record: SkillRecord, offset: number, read: () => string): SkillRecord {
-  return textOnDemand(record, offset, read, record.sha, record.size);
-}
-
-/** `withTextOnDemand`'s new record, given its SHA-256 and size. */
-function textOnDemand(record: SkillRecord, offset: number, read: () => string, sha: string, size: number): SkillRecord {
   // Made in one step from descriptors: an object grown a key at a time, or given an object
   // literal's getters, turns into a dictionary too. The descriptors are those of the last record
   // of the same keys, given this one's values: made for each record, they cost three times as much.
@@ -323,7 +318,7 @@ function textOnDemand(record: SkillRecord, offset: number, read: () => string, s
   const values = record as unknown as Record<string, unknown>;
   for (const key of keys) {
     if (key === 'raw' || key === 'body') continue;
-    descriptors[key]!.value = key === 'sha' ? sha : key === 'size' ? size : values[key];
+    descriptors[key]!.value = values[key];
   }
   const out = Object.create(Object.prototype, descriptors) as object;
   // A key of this record's own: a record made later of the same folder reads its file itself.
@@ -331,7 +326,7 @@ function textOnDemand(record: SkillRecord, offset: number, read: () => string, s
   return out as unknown as SkillRecord;
 }
 
-/** The keys and property descriptors of the last record made by `textOnDemand`. */
+/** The keys and property descriptors of the last record made by `withTextOnDemand`. */
 let shape: { keys: readonly string[]; descriptors: Record<string, PropertyDescriptor> } = { keys: [], descriptors: {} };
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {
