@@ -22,6 +22,7 @@ import type { SkillRecord } from './model.ts';
 import { documentKey, mergeTokenCaches, readTokenCache, tokenizeCorpus, writeTokenCache, type TokenCache } from './search-corpus.ts';
 import { ChunkWriter, TermEncoder, entrySize, placeOccurrence, type ChunkLayout, type Entry, type Put, type PutAs, type SearchIndexOptions } from './search-index.ts';
 import { compareCodeUnits } from './sort-orders.ts';
+import { lowerBound, upperBound } from '../src/sorted.ts';
 
 const FORMAT = 'skills-api-search-memo';
 const VERSION = 1;
@@ -143,7 +144,9 @@ export async function patchTerms(input: PatchInput, changed: readonly number[]):
   }
   const scan = new Scan(input, fresh, freshOf);
   const sortedAffected = [...affected].sort(compareCodeUnits);
-  const entries = scan.entries(sortedAffected);
+  // One pass over every document's tokens costs the same for one term or thousands: the terms of
+  // the chunks the affected ones fall in, which are made again, are gathered in the same pass.
+  const entries = scan.entries(withNeighbours(sortedAffected, memo));
 
   // The new terms and their sizes: the memo's, those no document holds any more left out, the
   // affected ones with their new sizes; `old` is a term's index in the memo when unchanged.
@@ -221,6 +224,31 @@ export async function patchTerms(input: PatchInput, changed: readonly number[]):
     await writer.flush();
   }
   return writer;
+}
+
+/**
+ * `affected` (sorted) and the memo's other terms of the chunks they fall in, sorted: those chunks
+ * change, so a patch needs those terms' entries too (unless the cuts move, see `patchTerms`).
+ */
+export function withNeighbours(affected: readonly string[], memo: Pick<SearchMemo, 'terms' | 'chunks'>): string[] {
+  const starts: number[] = [];
+  let at = 0;
+  for (const chunk of memo.chunks) {
+    starts.push(at);
+    at += chunk.count;
+  }
+  const chunks = new Set<number>();
+  for (const term of affected) {
+    // The chunk holding the term's place among the memo's terms; one before it too when the term
+    // would come first in a chunk (a new term may go either side of that cut).
+    const place = lowerBound(memo.terms, term);
+    const c = upperBound(starts, place) - 1;
+    if (c >= 0) chunks.add(c);
+    if (c > 0 && starts[c] === place) chunks.add(c - 1);
+  }
+  const wanted = new Set(affected);
+  for (const c of chunks) for (let i = starts[c]!; i < starts[c]! + memo.chunks[c]!.count; i++) wanted.add(memo.terms[i]!);
+  return [...wanted].sort(compareCodeUnits);
 }
 
 /** Gathers the occurrences of chosen terms over every document (the unchanged ones' tokens from the cache). */

@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../builder/load-content.ts';
 import type { CategoryDef, SkillRecord } from '../builder/model.ts';
-import { buildSearchIndex, type SearchIndexOptions } from '../builder/search-index.ts';
+import { buildSearchIndex, type ChunkLayout, type SearchIndexOptions } from '../builder/search-index.ts';
+import { withNeighbours } from '../builder/search-patch.ts';
 
 const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
 const OPTIONS: SearchIndexOptions = { chunkBytes: 300, packBytes: 200, inlineMax: 12 };
@@ -124,5 +125,25 @@ describe('the patched search index', () => {
     const result = await incremental(docs, file);
     expect(result.files).toEqual(await whole(docs));
     expect(result.kept).toBe(0);
+  });
+});
+
+describe('the terms one pass of a patch gathers', () => {
+  const chunk = (first: string, count: number): ChunkLayout => ({ first, count, file: `t.${first}`, packs: [], positions: [] });
+  const memo = { terms: ['a', 'b', 'c', 'd', 'e', 'f'], chunks: [chunk('a', 2), chunk('c', 2), chunk('e', 2)] };
+
+  it('are the affected terms and the other terms of the chunks they fall in', () => {
+    expect(withNeighbours(['d'], memo)).toEqual(['c', 'd']);
+    // A new term inside a chunk, one after the last term, one before the first.
+    expect(withNeighbours(['cc'], memo)).toEqual(['c', 'cc', 'd']);
+    expect(withNeighbours(['zz'], memo)).toEqual(['e', 'f', 'zz']);
+    expect(withNeighbours(['0'], memo)).toEqual(['0', 'a', 'b']);
+    expect(withNeighbours(['b', 'f'], memo)).toEqual(['a', 'b', 'e', 'f']);
+    expect(withNeighbours([], memo)).toEqual([]);
+  });
+
+  it('take the chunk before too when a term falls on a cut (it may end that chunk instead)', () => {
+    expect(withNeighbours(['c'], memo)).toEqual(['a', 'b', 'c', 'd']);
+    expect(withNeighbours(['bz'], memo)).toEqual(['a', 'b', 'bz', 'c', 'd']);
   });
 });
