@@ -17,8 +17,9 @@
  * base's checksum and holds every change since the base was written); past 1% of the folders the
  * base is written whole again, the lines of unchanged folders copied from the old base.
  *
- * A record is stored whole, every field in its place, but for the parts derived from the SKILL.md
- * bytes: the text (`raw`, `body`) is left out, where the body starts in it is the line's `bodyAt`,
+ * A record is stored whole but for the parts derived from the SKILL.md bytes (format 6: the fields
+ * an incremental build reads of every skill in the line's JSON, the others after a tab, parsed only
+ * when read, see `HEAD_KEYS`): the text (`raw`, `body`) is left out, where the body starts in it is the line's `bodyAt`,
  * and the SHA-256 and size are stored as `null` (the loader derives them from the file's bytes, or
  * has them from the folder's stamp); `checks`, computed over the whole directory after loading, and
  * `archive`, set when the build writes it, are never stored. The stored type is derived
@@ -61,6 +62,11 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
   record?: R;
   /** With a stored record: where its body starts in the SKILL.md text (the record holds no text). */
   bodyAt?: number;
+  /**
+   * With a stored record: its fields stored apart on the line (`<names>\t<JSON array of their
+   * values>`, see `HEAD_KEYS`), given back when the record is restored.
+   */
+  tail?: string;
   /**
    * The folder's file-system stamp when it was read (builder/folder-stamp.ts), kept only when it
    * was settled: a later load whose stamp is the same re-uses this result without reading the
@@ -105,7 +111,7 @@ export interface LoadCache<R = SkillRecord | StoredRecord> {
 }
 
 const FORMAT = 'skills-api-build-cache';
-const VERSION = 5;
+const VERSION = 6;
 
 /** The default cache folder: `node_modules/.cache/skills-api` under the working directory. */
 export function defaultCacheDir(): string {
@@ -131,18 +137,23 @@ export function readLoadCache(cacheDir: string, contentDir: string): LoadCache<S
     accept: trusted,
     // The delta: lines of folders changed since the base was written, and folders gone from it.
     takeDelta: (delta, header) => trusted(delta) && delta.shared === header.shared,
-    line: (line, inBase) => {
+    line: (line, inBase, tail) => {
       if (!inBase) dirs ??= new Set(skills.keys());
-      return readLine(line, skills, inBase);
+      return readLine(line, skills, inBase, tail);
     },
+    tails: true,
   });
   if (read === undefined) return undefined;
   return { contentDir, shared: read.header.shared as string, skills, base: { checksum: read.header.checksum as string, dirs: dirs ?? new Set(skills.keys()) } };
 }
 
-/** Read one stored line into `skills` (a `{dir, gone: true}` line of a delta removes one); false when of the wrong shape. */
-function readLine(line: string, skills: Map<string, CachedSkill<StoredRecord>>, inBase: boolean): boolean {
-  if (line === '') return true;
+/**
+ * Read one stored line into `skills` (a `{dir, gone: true}` line of a delta removes one), `tail`
+ * its text after the first tab (the record's fields stored apart, given back by
+ * `restoreRecordLazily` or `restoreRecord`); false when of the wrong shape.
+ */
+function readLine(line: string, skills: Map<string, CachedSkill<StoredRecord>>, inBase: boolean, tail: string | undefined): boolean {
+  if (line === '') return tail === undefined;
   const entry = parseOrUndefined(line);
   if (!inBase && isObject(entry) && entry.gone === true && typeof entry.dir === 'string') {
     skills.delete(entry.dir);
@@ -152,11 +163,17 @@ function readLine(line: string, skills: Map<string, CachedSkill<StoredRecord>>, 
   // Made field by field: a line per skill folder, and spreads of optional parts cost more here.
   const cached: CachedSkill<StoredRecord> = { hash: entry.hash, problems: entry.problems };
   if (inBase) cached.inBase = true;
-  else cached.line = line;
+  else cached.line = tail === undefined ? line : `${line}\t${tail}`;
   if (entry.record !== undefined) {
+    if (tail !== undefined) {
+      const shape = tailShape(tail);
+      if (shape === undefined) return false;
+      for (const key of shape.names) if (key in entry.record) return false;
+      cached.tail = tail;
+    }
     cached.record = entry.record;
     cached.bodyAt = entry.bodyAt;
-  }
+  } else if (tail !== undefined) return false;
   if (entry.stamp !== undefined) cached.stamp = entry.stamp;
   if (entry.skill !== undefined) cached.skill = entry.skill;
   if (entry.signals !== undefined) cached.signals = signalsFrom(entry.signals);
@@ -239,16 +256,18 @@ function lineOf(dir: string, { hash, problems, record, stamp, skill, signals, li
   if (line !== undefined) return line;
   // Peeked only: a value not computed by this build is computed by the one that needs it.
   const derived = record === undefined ? undefined : knownDerived(record);
-  return JSON.stringify({
+  const parts = record === undefined ? undefined : stored(record);
+  const head = JSON.stringify({
     dir,
     hash,
     problems,
-    ...(record === undefined ? {} : { record: stored(record), bodyAt: bodyOffset(record) }),
+    ...(record === undefined ? {} : { record: parts!.head, bodyAt: bodyOffset(record) }),
     ...(stamp === undefined ? {} : { stamp }),
     ...(skill === undefined ? {} : { skill }),
     ...(signals === undefined ? {} : { signals: { ...signals, sketch: { exactKey: signals.sketch.exactKey, bands: signals.sketch.bands === undefined ? null : [...signals.sketch.bands] } } }),
     ...(derived === undefined ? {} : { derived }),
   });
+  return parts === undefined || parts.tail.length === 0 ? head : `${head}\t${parts.tail.join(',')}\t${JSON.stringify(parts.values)}`;
 }
 
 /** Keys of a record that are not stored (the SKILL.md text; `checks` and `archive`, set later in the build). */
@@ -257,15 +276,99 @@ const NOT_STORED = new Set(NOT_IN_LINE);
 
 /**
  * `record` as stored: its keys in their order but the text, `checks` and `archive`, with the
- * SKILL.md's SHA-256 and size blanked. The text is not read (a record may read it on demand).
+ * SKILL.md's SHA-256 and size blanked; the keys of `HEAD_KEYS` in `head`, the others (`tail`)
+ * with their `values` apart. The text is not read (a record may read it on demand).
  */
-function stored(record: SkillRecord): StoredRecord {
+function stored(record: SkillRecord): { head: StoredRecord; tail: string[]; values: unknown[] } {
   const values = record as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  const head: Record<string, unknown> = {};
+  const tail: string[] = [];
+  const tailValues: unknown[] = [];
   for (const key of Object.keys(record)) {
-    if (!NOT_STORED.has(key)) out[key] = key === 'sha' || key === 'size' ? null : values[key];
+    if (NOT_STORED.has(key)) continue;
+    const value = values[key];
+    if (HEAD_KEYS.has(key) || typeof value !== 'object' || value === null) head[key] = key === 'sha' || key === 'size' ? null : value;
+    else {
+      tail.push(key);
+      tailValues.push(values[key]);
+    }
   }
-  return out as StoredRecord;
+  return { head: head as StoredRecord, tail, values: tailValues };
+}
+
+/**
+ * The keys of a stored record parsed with its line: those an incremental build reads of every
+ * skill (sorting, the search index, lists, the change log), and every one of a plain value. The
+ * others, of objects and lists (front matter, statistics, files, install commands, author, …),
+ * follow the line's first tab as `<keys>\t<JSON array of their values>` and are parsed only when
+ * one of them is read (`restoreRecordLazily`; `restoreRecord` parses them at once): an unchanged
+ * skill's detail and statistics are kept, not made again, so most records never parse them, and
+ * a value is cheap to parse next to the objects it would be an accessor for.
+ */
+const HEAD_KEYS = new Set(['id', 'owner', 'repo', 'dir', 'name', 'description', 'sha', 'size', 'stars', 'updatedAt', 'categories', 'platforms', 'hasIndex']);
+
+/** The names of a line's tail (`<names>\t<values>`) and their accessors; undefined when not of that shape. */
+function tailShape(tail: string): TailShape | undefined {
+  const tab = tail.indexOf('\t');
+  if (tab === -1) return undefined;
+  const keys = tail.slice(0, tab);
+  let shape = tailShapes.get(keys);
+  if (shape === undefined) {
+    const names = keys.split(',');
+    if (!names.every((key) => /^[A-Za-z][A-Za-z0-9]*$/.test(key) && !HEAD_KEYS.has(key) && !NOT_STORED.has(key)) || new Set(names).size !== names.length) return undefined;
+    const accessors = Object.fromEntries(names.map((key, i) => [key, tailAccessor(i)]));
+    shape = { keys, names, withText: { ...accessors, ...TEXT_ON_DEMAND } };
+    tailShapes.set(keys, shape);
+  }
+  return shape;
+}
+
+/** A tail's names and the accessors a record restored lazily gets: its fields', then its text's. */
+interface TailShape {
+  keys: string;
+  names: string[];
+  withText: PropertyDescriptorMap;
+}
+
+/** Every tail shape seen (by its names as stored), shared by every record of it. */
+const tailShapes = new Map<string, TailShape>();
+
+/** The values of a tail (`tailShape`) of a record restored lazily: their JSON until one is read. */
+interface TailValues {
+  shape: TailShape;
+  text: string | undefined;
+  values: unknown[] | undefined;
+}
+
+/** The accessor of the `i`th field of a tail. */
+function tailAccessor(i: number): PropertyDescriptor {
+  return {
+    get(this: object): unknown {
+      return valuesOf(this)[i];
+    },
+    set(this: object, value: unknown): void {
+      valuesOf(this)[i] = value;
+    },
+    enumerable: true,
+    configurable: true,
+  };
+}
+
+function valuesOf(record: object): unknown[] {
+  const tail = textSources.get(record)?.tail;
+  if (tail === undefined) throw new Error('the stored fields of a skill record were asked of another object (one made with the record as its prototype)');
+  if (tail.values === undefined) {
+    tail.values = tailValuesOf(tail.text!, tail.shape, (record as { dir?: unknown }).dir);
+    tail.text = undefined;
+  }
+  return tail.values;
+}
+
+/** The values of tail `values` (JSON) of `shape`; throws naming folder `dir` when they do not fit (the file's checksum held: only a bug gets here). */
+function tailValuesOf(values: string, shape: TailShape, dir: unknown): unknown[] {
+  const parsed = parseOrUndefined(values);
+  if (!Array.isArray(parsed) || parsed.length !== shape.names.length) throw new Error(`the build cache line of ${String(dir)} holds no values for ${shape.keys}: delete the build cache and build again`);
+  return parsed;
 }
 
 /** Where `record`'s body starts in its SKILL.md text. */
@@ -275,27 +378,43 @@ function bodyOffset(record: SkillRecord): number {
 
 /**
  * The full record of a stored one, given the text, SHA-256 and size of the SKILL.md it was made
- * from and where the body starts in it (`bodyAt`); the text's keys come last, as in every record
- * of the build (`withTextOnDemand`).
+ * from, where the body starts in it (`bodyAt`) and its line's `tail` (the fields stored apart);
+ * the tail's keys come after the others, the text's last, as in every record of the build
+ * (`withTextOnDemand`).
  */
-export function restoreRecord(record: StoredRecord, raw: string, sha: string, size: number, bodyAt: number): SkillRecord {
-  return { ...record, sha, size, raw, body: raw.slice(bodyAt) } as SkillRecord;
+export function restoreRecord(record: StoredRecord, raw: string, sha: string, size: number, bodyAt: number, tail?: string): SkillRecord {
+  const full = { ...record } as Record<string, unknown>;
+  if (tail !== undefined) {
+    const shape = tailShape(tail)!;
+    const values = tailValuesOf(tail.slice(shape.keys.length + 1), shape, record.dir);
+    shape.names.forEach((name, i) => (full[name] = values[i]));
+  }
+  full.sha = sha;
+  full.size = size;
+  full.raw = raw;
+  full.body = raw.slice(bodyAt);
+  return full as unknown as SkillRecord;
 }
 
 /**
  * The full record of a stored one whose SKILL.md text is read only when asked for (`read`, see
  * `withTextOnDemand`), made of the stored record itself: the caller's, just parsed. Accessors
- * added (not redefined) keep its properties fast, and every record of one shape shares them. An
+ * added (not redefined) keep its properties fast, and every record of one shape shares them; the
+ * fields of its line's `tail` become accessors too, parsed when one is first read. An
  * incremental build needs the text of an unchanged skill only where nothing of it was kept (its
  * detail, its search tokens, its quality signals all were); the build sets fields on records in
  * place rather than copy them.
  */
-export function restoreRecordLazily(record: StoredRecord, sha: string, size: number, bodyAt: number, read: () => string): SkillRecord {
+export function restoreRecordLazily(record: StoredRecord, sha: string, size: number, bodyAt: number, read: () => string, tail?: string): SkillRecord {
   const full = record as unknown as { sha: string; size: number };
   full.sha = sha;
   full.size = size;
-  Object.defineProperties(record, TEXT_ON_DEMAND);
-  textSources.set(record, { key: String(++textRecords), offset: bodyAt, read });
+  // The line's tail (its fields apart) parsed only when one of them is read, then the text: one
+  // step adds every accessor.
+  const shape = tail === undefined ? undefined : tailShape(tail)!;
+  Object.defineProperties(record, shape === undefined ? TEXT_ON_DEMAND : shape.withText);
+  const values: TailValues | undefined = shape === undefined ? undefined : { shape, text: tail!.slice(shape.keys.length + 1), values: undefined };
+  textSources.set(record, { key: String(++textRecords), offset: bodyAt, read, tail: values });
   return record as unknown as SkillRecord;
 }
 
@@ -322,7 +441,7 @@ export function withTextOnDemand(record: SkillRecord, offset: number, read: () =
   }
   const out = Object.create(Object.prototype, descriptors) as object;
   // A key of this record's own: a record made later of the same folder reads its file itself.
-  textSources.set(out, { key: String(++textRecords), offset, read });
+  textSources.set(out, { key: String(++textRecords), offset, read, tail: undefined });
   return out as unknown as SkillRecord;
 }
 
@@ -359,7 +478,7 @@ export function readsTextOnDemand(record: SkillRecord): boolean {
 }
 
 /** Where the records of `withTextOnDemand` read their text. */
-const textSources = new WeakMap<object, { key: string; offset: number; read: () => string }>();
+const textSources = new WeakMap<object, { key: string; offset: number; read: () => string; tail: TailValues | undefined }>();
 
 /** Records made by `withTextOnDemand` so far, which numbers them. */
 let textRecords = 0;

@@ -43,7 +43,9 @@ export function readCheckedFile(file: string): { header: Record<string, unknown>
  * is ever held (decoding a body as one string is slower than the lines' parsing itself, most of
  * all when a line holds a character outside ASCII, which makes the whole string two-byte).
  */
-export function readCheckedLines(file: string, accept: (header: Record<string, unknown>) => boolean, line: (text: string) => boolean | void): Record<string, unknown> | undefined {
+export function readCheckedLines(file: string, accept: (header: Record<string, unknown>) => boolean, line: (text: string, tail?: string) => boolean | void, options: { tails?: boolean } = {}): Record<string, unknown> | undefined {
+  // With `tails`, a line's text after its first tab is decoded apart (`splitTail`).
+  const { tails = false } = options;
   let fd: number;
   try {
     fd = openSync(file, 'r');
@@ -72,7 +74,7 @@ export function readCheckedLines(file: string, accept: (header: Record<string, u
       length += read;
       if (header === undefined) continue;
       for (end = buffer.indexOf(0x0a, at); end !== -1 && end < length; end = buffer.indexOf(0x0a, at)) {
-        if (line(buffer.toString('utf8', at, end)) === false) return undefined;
+        if ((tails ? lineWithTail(buffer, at, end, line) : line(buffer.toString('utf8', at, end))) === false) return undefined;
         at = end + 1;
       }
       buffer.copy(buffer, 0, at, length);
@@ -80,13 +82,29 @@ export function readCheckedLines(file: string, accept: (header: Record<string, u
     }
     if (header === undefined) return undefined;
     // A body that does not end with a line break still has its last line.
-    if (length > 0 && line(buffer.toString('utf8', 0, length)) === false) return undefined;
+    if (length > 0 && (tails ? lineWithTail(buffer, 0, length, line) : line(buffer.toString('utf8', 0, length))) === false) return undefined;
     return header.checksum === hash.digest('hex') ? header : undefined;
   } catch {
     return undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Give `line` the line at `buffer[at, end)`, its text after the first tab (a byte no JSON text
+ * holds unescaped) decoded as a string of its own: a slice of the line's string would keep the
+ * whole line alive as long as the tail is kept.
+ */
+function lineWithTail(buffer: Buffer, at: number, end: number, line: (text: string, tail?: string) => boolean | void): boolean | void {
+  const tab = buffer.subarray(at, end).indexOf(0x09);
+  return tab === -1 ? line(buffer.toString('utf8', at, end)) : line(buffer.toString('utf8', at, at + tab), buffer.toString('utf8', at + tab + 1, end));
+}
+
+/** A line of a delta (a string) as `lineWithTail` gives it: its text up to the first tab, and after. */
+function splitTail(text: string): [string, string | undefined] {
+  const tab = text.indexOf('\t');
+  return tab === -1 ? [text, undefined] : [text.slice(0, tab), text.slice(tab + 1)];
 }
 
 /** Bytes read at a time by `readCheckedLines`. */
@@ -149,8 +167,13 @@ export interface CheckedLinesReader {
   accept(header: Record<string, unknown>, delta: Record<string, unknown> | undefined): boolean;
   /** Whether to take the lines of that delta after the base's (default: yes). */
   takeDelta?(delta: Record<string, unknown>, header: Record<string, unknown>): boolean;
-  /** One line of the base (`inBase`) or then of the delta; false: malformed, the whole read fails. */
-  line(text: string, inBase: boolean): boolean | void;
+  /**
+   * One line of the base (`inBase`) or then of the delta; false: malformed, the whole read fails.
+   * With `tails`, the line's text after its first tab comes apart, as `tail`.
+   */
+  line(text: string, inBase: boolean, tail?: string): boolean | void;
+  /** Decode each line's text after its first tab apart (see `readCheckedLines`). */
+  tails?: boolean;
 }
 
 /**
@@ -170,12 +193,16 @@ export function readCheckedLinesWithDelta(file: string, reader: CheckedLinesRead
       delta = stored !== undefined && stored.header.base === head.checksum ? stored : undefined;
       return reader.accept(head, delta?.header);
     },
-    (text) => reader.line(text, true),
+    (text, tail) => reader.line(text, true, tail),
+    { tails: reader.tails === true },
   );
   if (header === undefined) return undefined;
   if (delta === undefined || reader.takeDelta?.(delta.header, header) === false) return { header };
   try {
-    for (const text of delta.body.split('\n')) if (reader.line(text, false) === false) return undefined;
+    for (const text of delta.body.split('\n')) {
+      const [head, tail] = reader.tails === true ? splitTail(text) : [text, undefined];
+      if (reader.line(head, false, tail) === false) return undefined;
+    }
   } catch {
     return undefined;
   }

@@ -500,11 +500,11 @@ function describeInput(input: 'missing' | UnsafeFileError | Buffer): string {
  * Undefined when that cannot be done (never expected: the hash covers those bytes).
  */
 function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: string | undefined): CachedSkill<SkillRecord> | undefined {
-  const { hash, problems, record, bodyAt, signals, derived } = cached;
+  const { hash, problems, record, bodyAt, tail, signals, derived } = cached;
   if (record === undefined) return { hash, problems };
   const text = Buffer.isBuffer(skill) ? decodeUtf8(skill) : undefined;
   if (text === undefined || skillSha === undefined || bodyAt === undefined || bodyAt > text.length) return undefined;
-  const full = restoreRecord(record, text, skillSha, (skill as Buffer).length, bodyAt);
+  const full = restoreRecord(record, text, skillSha, (skill as Buffer).length, bodyAt, tail);
   seedDerived(full, derived);
   return { hash, problems, record: full, ...(signals === undefined ? {} : { signals }) };
 }
@@ -515,7 +515,7 @@ function restore(cached: CachedSkill<StoredRecord>, skill: Input, skillSha: stri
  * Undefined when it cannot be used (the folder is then read as a whole).
  */
 function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRecord>): CachedSkill<SkillRecord> | undefined {
-  const { hash, problems, record, bodyAt, skill, signals, derived } = cached;
+  const { hash, problems, record, bodyAt, tail, skill, signals, derived } = cached;
   if (record === undefined) return { hash, problems };
   if (skill === undefined || bodyAt === undefined) return undefined;
   const read = (): string => {
@@ -524,7 +524,7 @@ function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRec
     return readAgain(root, dir, skill.sha, skill.size);
   };
   // The stored record becomes the full one: this load is the only one to restore it.
-  const full = restoreRecordLazily(record, skill.sha, skill.size, bodyAt, read);
+  const full = restoreRecordLazily(record, skill.sha, skill.size, bodyAt, read, tail);
   // The values stored with the record are of the same record (builder/record-memo.ts).
   seedDerived(full, derived);
   return { hash, problems, record: full, skill, ...(signals === undefined ? {} : { signals }) };

@@ -5,7 +5,7 @@
  * deleted skills leave no files behind; a corrupt, tampered or foreign cache is ignored. Real
  * builds of a copy of the sample content.
  */
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { appendFile, cp, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../builder/build.ts';
-import { readLoadCache, restoreRecord, writeLoadCache } from '../builder/build-cache.ts';
+import { cacheFiles, readLoadCache, restoreRecord, writeLoadCache } from '../builder/build-cache.ts';
 import { loadContent } from '../builder/load-content.ts';
 import type { SkillRecord } from '../builder/model.ts';
 import { runImport } from '../builder/import/run.ts';
@@ -343,11 +343,26 @@ describe('the build cache carries every field of a record', () => {
     const cacheFolder = join(base, 'cache-fields');
     writeLoadCache(cacheFolder, { ...cache!, skills: new Map([[dir, { ...cache!.skills.get(dir)!, record: extended }]]) });
     const entry = readLoadCache(cacheFolder, cache!.contentDir)!.skills.get(dir)!;
-    const restored = restoreRecord(entry.record!, extended.raw, extended.sha, extended.size, entry.bodyAt!);
+    const restored = restoreRecord(entry.record!, extended.raw, extended.sha, extended.size, entry.bodyAt!, entry.tail);
     expect(restored).toEqual(extended);
-    // Every key in its place, the text's two last (as every record of a build has them).
+    // Every key, the ones parsed with the line first, then those parsed when read (objects and
+    // lists, in their order), then the text's two (as every record of a build has them).
     const text = ['raw', 'body'];
-    expect(Object.keys(restored)).toEqual([...Object.keys(extended).filter((key) => !text.includes(key)), ...text]);
+    const tail = ['frontMatter', 'stats', 'futureList', 'licenseDetails'];
+    const keys = Object.keys(restored);
+    expect(new Set(keys)).toEqual(new Set(Object.keys(extended)));
+    expect(keys.slice(-2)).toEqual(text);
+    const order = (names: string[]): string[] => names.filter((key) => tail.includes(key));
+    expect(order(keys)).toEqual(order(Object.keys(extended)));
+    expect(keys.indexOf('frontMatter')).toBeGreaterThan(keys.indexOf('hasIndex'));
+    // Those fields are not parsed with the line: the line holds them apart, after a tab.
+    const line = readFileSync(cacheFiles(cacheFolder, cache!.contentDir)[0], 'utf8').split('\n')[1]!;
+    const [head, names, values] = line.split('\t');
+    const parsed = Object.keys((JSON.parse(head!) as { record: object }).record);
+    expect(parsed).not.toContain('futureList');
+    expect(parsed).toEqual(expect.arrayContaining(['id', 'stars', 'forks', 'license']));
+    expect(names!.split(',')).toEqual(expect.arrayContaining(['futureList', 'licenseDetails', 'frontMatter', 'stats']));
+    expect(JSON.parse(values!)).toHaveLength(names!.split(',').length);
   });
 });
 

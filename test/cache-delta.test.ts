@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../builder/build.ts';
-import { cacheFiles, readLoadCache, writeLoadCache, type CachedSkill, type LoadCache } from '../builder/build-cache.ts';
+import { cacheFiles, readLoadCache, restoreRecordLazily, writeLoadCache, type CachedSkill, type LoadCache, type StoredRecord } from '../builder/build-cache.ts';
 import { loadContent } from '../builder/load-content.ts';
 import type { SkillRecord } from '../builder/model.ts';
 import { readCheckedFile } from '../builder/checked-file.ts';
@@ -140,7 +140,9 @@ describe('a stored line the build cache does not trust', () => {
     const dir = join(base, 'cache-lines');
     const root = realpathSync.native(content);
     const [file] = cacheFiles(dir, root);
-    type Line = { bodyAt?: unknown; skill: { size: number }; record: Record<string, unknown> };
+    // A line: its JSON, then after a tab the names of the record's fields parsed on demand, then
+    // after another their values.
+    type Line = { bodyAt?: unknown; skill: { size: number }; record: Record<string, unknown>; tail: string[] };
     const edits: Array<[string, (line: Line) => void]> = [
       ['nothing (the line written again is trusted)', () => undefined],
       ['past the size', (line) => (line.bodyAt = line.skill.size + 1)],
@@ -149,6 +151,14 @@ describe('a stored line the build cache does not trust', () => {
       ['missing', (line) => delete line.bodyAt],
       ['raw held', (line) => (line.record.raw = null)],
       ['archive held', (line) => (line.record.archive = { size: 1, sha256: 'x' })],
+      ['a field both in the line and after it', (line) => (line.tail[0] = line.tail[0]!.replace(/^[^,]+/, 'id'))],
+      ['the text after it', (line) => (line.tail[0] = line.tail[0]!.replace(/^[^,]+/, 'raw'))],
+      ['a field twice after it', (line) => (line.tail[0] = line.tail[0]!.replace(/^([^,]+),[^,]+/, '$1,$1'))],
+      ['no values after the names', (line) => (line.tail = [line.tail[0]!])],
+      ['fields after a line of no record', (line) => {
+        delete (line as { record?: unknown }).record;
+        delete (line as { derived?: unknown }).derived;
+      }],
     ];
     for (const [what, edit] of edits) {
       writeLoadCache(dir, cache!);
@@ -156,15 +166,56 @@ describe('a stored line the build cache does not trust', () => {
       const text = readFileSync(file, 'utf8');
       const newline = text.indexOf('\n');
       const lines = text.slice(newline + 1).split('\n');
-      const line = JSON.parse(lines[0]!) as Line;
+      const [json, ...tail] = lines[0]!.split('\t');
+      expect(tail, 'the fields parsed on demand').toHaveLength(2);
+      const line = { ...(JSON.parse(json!) as Omit<Line, 'tail'>), tail } as Line;
       edit(line);
-      lines[0] = JSON.stringify(line);
+      const { tail: after, ...head } = line;
+      lines[0] = [JSON.stringify(head), ...after].join('\t');
       // A sound checksum: only the line's shape can refuse it.
       const body = lines.join('\n');
       const header = { ...(JSON.parse(text.slice(0, newline)) as object), checksum: createHash('sha256').update(body).digest('hex') };
       writeFileSync(file, `${JSON.stringify(header)}\n${body}`);
       expect(readLoadCache(dir, root) === undefined, what).toBe(what !== edits[0]![0]);
     }
+  });
+});
+
+describe('the fields a stored line holds apart', () => {
+  it('are parsed only when read, and values that do not fit their names fail the read naming the folder', async () => {
+    const content = join(base, 'content-tail');
+    await cp(SAMPLE, content, { recursive: true });
+    const { cache } = await loadContent(content, { stamps: { started: Date.now() + 60_000 } });
+    const dir = join(base, 'cache-tail');
+    const root = realpathSync.native(content);
+    const [file] = cacheFiles(dir, root);
+    writeLoadCache(dir, cache!);
+    // Restored as an incremental build restores a kept skill: its text is not read.
+    const restore = (entry: CachedSkill<StoredRecord>): SkillRecord =>
+      restoreRecordLazily(entry.record!, entry.skill!.sha, entry.skill!.size, entry.bodyAt!, () => {
+        throw new Error('text read');
+      }, entry.tail);
+    const [folder, entry] = [...readLoadCache(dir, root)!.skills].find(([, e]) => e.record !== undefined)!;
+    const original = cache!.skills.get(folder)!.record!;
+    expect(entry.record).not.toHaveProperty('stats');
+    const record = restore(entry);
+    expect(record.stats).toEqual(original.stats);
+    const fields = (r: SkillRecord): Record<string, unknown> => Object.fromEntries(Object.keys(r).filter((k) => !['raw', 'body', 'checks'].includes(k)).map((k) => [k, r[k as keyof SkillRecord]]));
+    expect(fields(record)).toEqual(fields(original));
+    record.stars += 1;
+    (record as { forks: number }).forks = 99;
+    expect(record.forks).toBe(99);
+    // One value short, the checksum sound: the line is taken, the first read of a field fails.
+    const text = readFileSync(file, 'utf8');
+    const newline = text.indexOf('\n');
+    const lines = text.slice(newline + 1).split('\n');
+    lines[0] = lines[0]!.replace(/\t\[(.*)\]$/, (_, values: string) => `\t${JSON.stringify((JSON.parse(`[${values}]`) as unknown[]).slice(1))}`);
+    const body = lines.join('\n');
+    const header = { ...(JSON.parse(text.slice(0, newline)) as object), checksum: createHash('sha256').update(body).digest('hex') };
+    writeFileSync(file, `${JSON.stringify(header)}\n${body}`);
+    const damaged = restore([...readLoadCache(dir, root)!.skills.values()][0]!);
+    expect(damaged.id).toBe([...cache!.skills.values()][0]!.record!.id);
+    expect(() => damaged.stats).toThrow(`the build cache line of ${damaged.dir} holds no values`);
   });
 });
 
