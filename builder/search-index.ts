@@ -176,14 +176,31 @@ export interface Entry {
 }
 
 /**
- * What a chunk adds to its size count (`chunkBytes`): the chunk is cut after the term that
- * reaches it, so the cuts depend on these numbers alone.
+ * What a chunk adds to its size count (`chunkBytes`): where the chunk is cut depends on these
+ * numbers and the terms alone (`endsChunk`).
  */
 export function entrySize(entry: Entry, inlineMax: number): number {
   // A term split over several positions packs costs the chunk one reference per piece.
   let refs = 0;
   for (const { data } of [entry.head, entry.body]) if (data.length > 1) refs += data.length * (entry.term.length + 30);
   return entry.term.length + 6 + (entry.postings.length > inlineMax ? 8 : entry.postings.length) + refs;
+}
+
+/**
+ * Whether a chunk ends after `term`, `bytes` its size count with that term (`entrySize`): once
+ * the count reaches `chunkBytes`, at the first term whose text's hash picks it (one in four), or
+ * at twice `chunkBytes` whatever the term. Cut where the count alone reaches `chunkBytes`, a
+ * change of one term's size moved every later cut until, by chance, two fell together again: one
+ * new word in one skill could make a third of the index again. Cuts that the terms themselves
+ * pick come back to the same terms right after a change (builder/search-patch.ts).
+ */
+export function endsChunk(term: string, bytes: number, chunkBytes: number): boolean {
+  if (bytes >= 2 * chunkBytes) return true;
+  if (bytes < chunkBytes) return false;
+  // FNV-1a over the UTF-16 code units: the same on every build and host.
+  let h = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 0x01000193);
+  return ((h >>> 0) & 3) === 0;
 }
 
 /** One chunk as written: its terms (a run of the sorted terms), its files and its packs' term ranges. */
@@ -197,7 +214,7 @@ export interface ChunkLayout {
   positions: string[];
 }
 
-/** Writes the sorted terms as chunks of about `chunkBytes`, with their postings and positions packs. */
+/** Writes the sorted terms as chunks of about `chunkBytes` (`endsChunk`), with their postings and positions packs. */
 export class ChunkWriter {
   readonly first: string[] = [];
   readonly files: string[] = [];
@@ -222,7 +239,7 @@ export class ChunkWriter {
     this.terms.push(entry.term);
     this.sizes.push(size);
     this.bytes += size;
-    if (this.bytes >= this.opt.chunkBytes) await this.flush();
+    if (endsChunk(entry.term, this.bytes, this.opt.chunkBytes)) await this.flush();
   }
 
   /**

@@ -2,10 +2,10 @@
  * The search index of an `--incremental` build patched instead of made again
  * (builder/search-index.ts): when the documents are the same skills in the same search order as
  * the index the output holds and only a few changed, only the terms whose occurrences in those
- * documents changed (field, position, the name's word count) are encoded again; the chunks are cut where a whole build would cut them
- * (the cuts depend only on each term's `entrySize`, kept per term), and a chunk whose terms are
- * the same and unchanged keeps its files in the output (they are named by a hash of their
- * content). The output is byte for byte the whole build's. Postings number documents by search
+ * documents changed (field, position, the name's word count) are encoded again; the chunks are
+ * cut where a whole build would cut them (the cuts depend only on the terms and each term's
+ * `entrySize`, kept per term: `endsChunk`), and a chunk whose terms are the same and unchanged
+ * keeps its files in the output (they are named by a hash of their content). The output is byte for byte the whole build's. Postings number documents by search
  * order: a change of stars or date, an added or removed skill renumbers them, and the index is
  * then made whole.
  *
@@ -20,7 +20,7 @@ import { searchFilePath } from '../src/search/format.ts';
 import { readCheckedFile, sha256Hex, writeCheckedFile } from './checked-file.ts';
 import type { SkillRecord } from './model.ts';
 import { documentKey, mergeTokenCaches, readTokenCache, tokenizeCorpus, writeTokenCache, type TokenCache } from './search-corpus.ts';
-import { ChunkWriter, TermEncoder, entrySize, placeOccurrence, type ChunkLayout, type Entry, type Put, type PutAs, type SearchIndexOptions } from './search-index.ts';
+import { ChunkWriter, TermEncoder, endsChunk, entrySize, placeOccurrence, type ChunkLayout, type Entry, type Put, type PutAs, type SearchIndexOptions } from './search-index.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 import { lowerBound, upperBound } from '../src/sorted.ts';
 
@@ -174,13 +174,13 @@ export async function patchTerms(input: PatchInput, changed: readonly number[]):
     j++;
   }
 
-  // Where a whole build cuts: after the term whose size reaches `chunkBytes`.
+  // Where a whole build cuts (`endsChunk`).
   const cuts: Array<[number, number]> = [];
   let from = 0;
   let bytes = 0;
   for (let i = 0; i < terms.length; i++) {
     bytes += sizes[i]!;
-    if (bytes >= opt.chunkBytes) {
+    if (endsChunk(terms[i]!, bytes, opt.chunkBytes)) {
       cuts.push([from, i + 1]);
       from = i + 1;
       bytes = 0;

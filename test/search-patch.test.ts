@@ -128,6 +128,24 @@ describe('the patched search index', () => {
   });
 });
 
+describe('the chunks a patch makes again', () => {
+  it('are few when a new word comes first of every term: the later cuts stay where they were', async () => {
+    const file = join(base, 'cuts', 'tokens.bin');
+    const previous = (await incremental(skills, file)).files;
+    const chunks = (files: Map<string, string>): Set<string> => new Set([...files.keys()].filter((path) => /\/t\.[^/]+$/.test(path)));
+    const before = chunks(previous);
+    expect(before.size).toBeGreaterThan(20);
+    // A word no skill has, sorted before every other term: it grows the first chunk's size count.
+    const docs = skills.map((s, i) => (i === 4 ? edited(s, `${s.body}\n000aardvark 000aardvark\n`) : s));
+    const result = await incremental(docs, file, previous);
+    expect(result.files).toEqual(await whole(docs));
+    const after = chunks(result.files);
+    const made = [...after].filter((path) => !before.has(path));
+    // Cut where the size count alone reached `chunkBytes`, every later chunk moved (made again).
+    expect(made.length).toBeLessThanOrEqual(2);
+  });
+});
+
 describe('the terms one pass of a patch gathers', () => {
   const chunk = (first: string, count: number): ChunkLayout => ({ first, count, file: `t.${first}`, packs: [], positions: [] });
   const memo = { terms: ['a', 'b', 'c', 'd', 'e', 'f'], chunks: [chunk('a', 2), chunk('c', 2), chunk('e', 2)] };
