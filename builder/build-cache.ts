@@ -17,10 +17,11 @@
  * base's checksum and holds every change since the base was written); past 1% of the folders the
  * base is written whole again, the lines of unchanged folders copied from the old base.
  *
- * A record is stored whole but for the parts derived from the SKILL.md bytes (format 6: the fields
- * an incremental build reads of every skill in the line's JSON, the others after a tab, parsed only
- * when read, see `HEAD_KEYS`): the text (`raw`, `body`) is left out, where the body starts in it is the line's `bodyAt`,
- * and the SHA-256 and size are stored as `null` (the loader derives them from the file's bytes, or
+ * A record is stored whole but for the parts derived from the SKILL.md bytes (format 6: its fields
+ * of an object or list value that an incremental build does not read of every skill go after a tab
+ * on the line, parsed only when read, see `HEAD_KEYS`): the text (`raw`, `body`) is left out,
+ * where the body starts in it is the line's `bodyAt`, and the SHA-256 and size are stored as
+ * `null` (the loader derives them from the file's bytes, or
  * has them from the folder's stamp); `checks`, computed over the whole directory after loading, and
  * `archive`, set when the build writes it, are never stored. The stored type is derived
  * from `SkillRecord` and a record is restored by adding only those parts, so a field added to
@@ -157,7 +158,7 @@ function readLine(line: string, skills: Map<string, CachedSkill<StoredRecord>>, 
   const entry = parseOrUndefined(line);
   if (!inBase && isObject(entry) && entry.gone === true && typeof entry.dir === 'string') {
     skills.delete(entry.dir);
-    return true;
+    return tail === undefined;
   }
   if (!isStoredEntry(entry)) return false;
   // Made field by field: a line per skill folder, and spreads of optional parts cost more here.
@@ -287,7 +288,7 @@ function stored(record: SkillRecord): { head: StoredRecord; tail: string[]; valu
   for (const key of Object.keys(record)) {
     if (NOT_STORED.has(key)) continue;
     const value = values[key];
-    if (HEAD_KEYS.has(key) || typeof value !== 'object' || value === null) head[key] = key === 'sha' || key === 'size' ? null : value;
+    if (HEAD_KEYS.has(key) || typeof value !== 'object' || value === null || !TAIL_NAME.test(key)) head[key] = key === 'sha' || key === 'size' ? null : value;
     else {
       tail.push(key);
       tailValues.push(values[key]);
@@ -307,6 +308,12 @@ function stored(record: SkillRecord): { head: StoredRecord; tail: string[]; valu
  */
 const HEAD_KEYS = new Set(['id', 'owner', 'repo', 'dir', 'name', 'description', 'sha', 'size', 'stars', 'updatedAt', 'categories', 'platforms', 'hasIndex']);
 
+/**
+ * A field name a tail may hold: an identifier (no `,` or tab, which separate the tail's parts).
+ * A field of another name stays in the line's JSON.
+ */
+const TAIL_NAME = /^[A-Za-z_$][\w$]*$/;
+
 /** The names of a line's tail (`<names>\t<values>`) and their accessors; undefined when not of that shape. */
 function tailShape(tail: string): TailShape | undefined {
   const tab = tail.indexOf('\t');
@@ -315,7 +322,7 @@ function tailShape(tail: string): TailShape | undefined {
   let shape = tailShapes.get(keys);
   if (shape === undefined) {
     const names = keys.split(',');
-    if (!names.every((key) => /^[A-Za-z][A-Za-z0-9]*$/.test(key) && !HEAD_KEYS.has(key) && !NOT_STORED.has(key)) || new Set(names).size !== names.length) return undefined;
+    if (!names.every((key) => TAIL_NAME.test(key) && !HEAD_KEYS.has(key) && !NOT_STORED.has(key)) || new Set(names).size !== names.length) return undefined;
     const accessors = Object.fromEntries(names.map((key, i) => [key, tailAccessor(i)]));
     shape = { keys, names, withText: { ...accessors, ...TEXT_ON_DEMAND } };
     tailShapes.set(keys, shape);
