@@ -21,10 +21,10 @@
  * of an object or list value that an incremental build does not read of every skill go after a tab
  * on the line, parsed only when read, see `HEAD_KEYS`): the text (`raw`, `body`) is left out,
  * where the body starts in it is the line's `bodyAt`, and the SHA-256 and size are stored as
- * `null` (the loader derives them from the file's bytes, or
- * has them from the folder's stamp); `checks`, computed over the whole directory after loading, and
- * `archive`, set when the build writes it, are never stored. The stored type is derived
- * from `SkillRecord` and a record is restored by adding only those parts, so a field added to
+ * `null` (the loader derives them from the file's bytes, or has them from the folder's stamp);
+ * `checks`, computed over the whole directory after loading, and `archive`, set when the build
+ * writes it, are never stored. The stored type is derived from `SkillRecord` and a record is
+ * restored by adding only those parts, so a field added to
  * the record is carried by the cache without any change here (`test/build-incremental.test.ts`
  * compares incremental builds of imported skills byte for byte with clean ones). Beside the record,
  * a line keeps the values derived from it (builder/record-memo.ts: the change log's state hash,
@@ -277,8 +277,9 @@ const NOT_STORED = new Set(NOT_IN_LINE);
 
 /**
  * `record` as stored: its keys in their order but the text, `checks` and `archive`, with the
- * SKILL.md's SHA-256 and size blanked; the keys of `HEAD_KEYS` in `head`, the others (`tail`)
- * with their `values` apart. The text is not read (a record may read it on demand).
+ * SKILL.md's SHA-256 and size blanked: in `head` the keys of `HEAD_KEYS` and those of a plain
+ * value or a name a tail cannot hold (`TAIL_NAME`), the others (`tail`) with their `values` apart.
+ * The text is not read (a record may read it on demand).
  */
 function stored(record: SkillRecord): { head: StoredRecord; tail: string[]; values: unknown[] } {
   const values = record as unknown as Record<string, unknown>;
@@ -291,7 +292,7 @@ function stored(record: SkillRecord): { head: StoredRecord; tail: string[]; valu
     if (HEAD_KEYS.has(key) || typeof value !== 'object' || value === null || !TAIL_NAME.test(key)) head[key] = key === 'sha' || key === 'size' ? null : value;
     else {
       tail.push(key);
-      tailValues.push(values[key]);
+      tailValues.push(value);
     }
   }
   return { head: head as StoredRecord, tail, values: tailValues };

@@ -44,7 +44,7 @@ export function readCheckedFile(file: string): { header: Record<string, unknown>
  * all when a line holds a character outside ASCII, which makes the whole string two-byte).
  */
 export function readCheckedLines(file: string, accept: (header: Record<string, unknown>) => boolean, line: (text: string, tail?: string) => boolean | void, options: { tails?: boolean } = {}): Record<string, unknown> | undefined {
-  // With `tails`, a line's text after its first tab is decoded apart (`splitTail`).
+  // With `tails`, a line's text after its first tab is decoded apart (`lineWithTail`).
   const { tails = false } = options;
   let fd: number;
   try {
