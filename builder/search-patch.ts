@@ -5,9 +5,9 @@
  * documents changed (field, position, the name's word count) are encoded again; the chunks are
  * cut where a whole build would cut them (the cuts depend only on the terms and each term's
  * `entrySize`, kept per term: `endsChunk`), and a chunk whose terms are the same and unchanged
- * keeps its files in the output (they are named by a hash of their content). The output is byte for byte the whole build's. Postings number documents by search
- * order: a change of stars or date, an added or removed skill renumbers them, and the index is
- * then made whole.
+ * keeps its files in the output (they are named by a hash of their content). The output is byte
+ * for byte the whole build's. Postings number documents by search order: a change of stars or
+ * date, an added or removed skill renumbers them, and the index is then made whole.
  *
  * What it keeps, per output, in the cache folder (the search memo): the documents' ids and token
  * keys in search order, every term with its `entrySize`, and every chunk with its files. The
