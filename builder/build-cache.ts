@@ -67,7 +67,7 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
    * With a stored record: its fields stored apart on the line (`<names>\t<JSON array of their
    * values>`, see `HEAD_KEYS`), given back when the record is restored.
    */
-  tail?: string;
+  tail?: StoredTail;
   /**
    * The folder's file-system stamp when it was read (builder/folder-stamp.ts), kept only when it
    * was settled: a later load whose stamp is the same re-uses this result without reading the
@@ -170,7 +170,7 @@ function readLine(line: string, skills: Map<string, CachedSkill<StoredRecord>>, 
       const shape = tailShape(tail);
       if (shape === undefined) return false;
       for (const key of shape.names) if (key in entry.record) return false;
-      cached.tail = tail;
+      cached.tail = { shape, text: tail.slice(shape.keys.length + 1), values: undefined };
     }
     cached.record = entry.record;
     cached.bodyAt = entry.bodyAt;
@@ -332,7 +332,7 @@ function tailShape(tail: string): TailShape | undefined {
 }
 
 /** A tail's names and the accessors a record restored lazily gets: its fields', then its text's. */
-interface TailShape {
+export interface TailShape {
   keys: string;
   names: string[];
   withText: PropertyDescriptorMap;
@@ -341,8 +341,8 @@ interface TailShape {
 /** Every tail shape seen (by its names as stored), shared by every record of it. */
 const tailShapes = new Map<string, TailShape>();
 
-/** The values of a tail (`tailShape`) of a record restored lazily: their JSON until one is read. */
-interface TailValues {
+/** A line's tail as read (`tailShape`): its values' JSON until they are parsed, then the values. */
+export interface StoredTail {
   shape: TailShape;
   text: string | undefined;
   values: unknown[] | undefined;
@@ -390,12 +390,11 @@ function bodyOffset(record: SkillRecord): number {
  * the tail's keys come after the others, the text's last, as in every record of the build
  * (`withTextOnDemand`).
  */
-export function restoreRecord(record: StoredRecord, raw: string, sha: string, size: number, bodyAt: number, tail?: string): SkillRecord {
+export function restoreRecord(record: StoredRecord, raw: string, sha: string, size: number, bodyAt: number, tail?: StoredTail): SkillRecord {
   const full = { ...record } as Record<string, unknown>;
   if (tail !== undefined) {
-    const shape = tailShape(tail)!;
-    const values = tailValuesOf(tail.slice(shape.keys.length + 1), shape, record.dir);
-    shape.names.forEach((name, i) => (full[name] = values[i]));
+    const values = tail.values ?? tailValuesOf(tail.text!, tail.shape, record.dir);
+    tail.shape.names.forEach((name, i) => (full[name] = values[i]));
   }
   full.sha = sha;
   full.size = size;
@@ -413,16 +412,14 @@ export function restoreRecord(record: StoredRecord, raw: string, sha: string, si
  * detail, its search tokens, its quality signals all were); the build sets fields on records in
  * place rather than copy them.
  */
-export function restoreRecordLazily(record: StoredRecord, sha: string, size: number, bodyAt: number, read: () => string, tail?: string): SkillRecord {
+export function restoreRecordLazily(record: StoredRecord, sha: string, size: number, bodyAt: number, read: () => string, tail?: StoredTail): SkillRecord {
   const full = record as unknown as { sha: string; size: number };
   full.sha = sha;
   full.size = size;
   // The line's tail (its fields apart) parsed only when one of them is read, then the text: one
   // step adds every accessor.
-  const shape = tail === undefined ? undefined : tailShape(tail)!;
-  Object.defineProperties(record, shape === undefined ? TEXT_ON_DEMAND : shape.withText);
-  const values: TailValues | undefined = shape === undefined ? undefined : { shape, text: tail!.slice(shape.keys.length + 1), values: undefined };
-  textSources.set(record, { key: String(++textRecords), offset: bodyAt, read, tail: values });
+  Object.defineProperties(record, tail === undefined ? TEXT_ON_DEMAND : tail.shape.withText);
+  textSources.set(record, { key: String(++textRecords), offset: bodyAt, read, tail });
   return record as unknown as SkillRecord;
 }
 
@@ -486,7 +483,7 @@ export function readsTextOnDemand(record: SkillRecord): boolean {
 }
 
 /** Where the records of `withTextOnDemand` read their text. */
-const textSources = new WeakMap<object, { key: string; offset: number; read: () => string; tail: TailValues | undefined }>();
+const textSources = new WeakMap<object, { key: string; offset: number; read: () => string; tail: StoredTail | undefined }>();
 
 /** Records made by `withTextOnDemand` so far, which numbers them. */
 let textRecords = 0;
