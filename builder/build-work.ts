@@ -118,7 +118,8 @@ export async function buildAfterCheck(options: BuildOptions, start: BuildStart):
     const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail, pageInputs === undefined ? undefined : pageKeeper(pageMemo, pageInputs, writer.keep));
     progress('building the search index');
     const keepSearch = searchKeeper(outputRecord, writer);
-    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: tokenCacheFile, code: buildCodeHash(), keep: keepSearch, ...(tokenCache === undefined ? {} : { large: tokenCache }) } : undefined);
+    const readSearch = keepSearch === undefined ? undefined : outputReader(options.outDir, outputRecord!);
+    let search = await buildSearchIndex(content.skills, emit, content.categories, {}, incremental ? { file: tokenCacheFile, code: buildCodeHash(), keep: keepSearch, ...(readSearch === undefined ? {} : { read: readSearch }), ...(tokenCache === undefined ? {} : { large: tokenCache }) } : undefined);
     const changeCount = await emitChangePages(changes, emit);
     progress(outputRecord === undefined ? 'writing the site and swapping the output in' : 'writing the site and committing the changed files');
     if (options.site !== false) {
@@ -193,6 +194,22 @@ function searchKeeper(outputRecord: OutputRecord | undefined, writer: OutputWrit
       files.push([path, key]);
     }
     return keep.call(writer, files);
+  };
+}
+
+/**
+ * Reads a file of the live output (an in-place build: the files of its record stay where they
+ * are until the commit); undefined for a path the record does not hold or a file that cannot be
+ * read. The search patch checks each file's text against its name (builder/search-splice.ts).
+ */
+function outputReader(outDir: string, outputRecord: OutputRecord): (path: string) => string | undefined {
+  return (path) => {
+    if (!outputRecord.has(path)) return undefined;
+    try {
+      return readFileSync(resolve(outDir, ...path.split('/')), 'utf8');
+    } catch {
+      return undefined;
+    }
   };
 }
 

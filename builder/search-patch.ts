@@ -21,6 +21,7 @@ import { readCheckedFile, sha256Hex, writeCheckedFile } from './checked-file.ts'
 import type { SkillRecord } from './model.ts';
 import { documentKey, mergeTokenCaches, readTokenCache, tokenizeCorpus, writeTokenCache, type TokenCache } from './search-corpus.ts';
 import { ChunkWriter, TermEncoder, endsChunk, entrySize, placeOccurrence, type ChunkLayout, type Entry, type Put, type PutAs, type SearchIndexOptions } from './search-index.ts';
+import { docParts, readChunkEntries, spliceEntry, type DocPart, type ReadOutput } from './search-splice.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 import { lowerBound, upperBound } from '../src/sorted.ts';
 
@@ -98,6 +99,10 @@ export interface PatchInput {
   putAs: PutAs;
   /** Keep these files of the live output (`OutputWriter.keep`); false when they cannot be kept. */
   keep: (paths: string[]) => boolean;
+  /** Read a file of the live output: the entries of chunks made again come from there when it can. */
+  read?: ReadOutput;
+  /** Told where the entries came from. */
+  onPatch?: (stats: PatchStats) => void;
 }
 
 /**
@@ -142,11 +147,12 @@ export async function patchTerms(input: PatchInput, changed: readonly number[]):
     for (const [term, signature] of was) if (is.get(term) !== signature) affected.add(term);
     for (const [term, signature] of is) if (was.get(term) !== signature) affected.add(term);
   }
-  const scan = new Scan(input, fresh, freshOf);
   const sortedAffected = [...affected].sort(compareCodeUnits);
-  // One pass over every document's tokens costs the same for one term or thousands: the terms of
-  // the chunks the affected ones fall in, which are made again, are gathered in the same pass.
-  const entries = scan.entries(withNeighbours(sortedAffected, memo));
+  const gather = new Gather(input, changed, affected, fresh, freshOf);
+  // The terms of the chunks the affected ones fall in are made again too: gathered at once (one
+  // pass over every document's tokens, when the output's files cannot be read, costs the same
+  // for one term or thousands).
+  const entries = gather.entries(withNeighbours(sortedAffected, memo));
 
   // The new terms and their sizes: the memo's, those no document holds any more left out, the
   // affected ones with their new sizes; `old` is a term's index in the memo when unchanged.
@@ -211,7 +217,7 @@ export async function patchTerms(input: PatchInput, changed: readonly number[]):
     if (kept[c] !== undefined) return;
     for (let i = a; i < b; i++) if (!entries.has(terms[i]!)) missing.push(terms[i]!);
   });
-  if (missing.length > 0) for (const [term, entry] of scan.entries(missing)) entries.set(term, entry);
+  if (missing.length > 0) for (const [term, entry] of gather.entries(missing)) entries.set(term, entry);
 
   const writer = new ChunkWriter(opt, input.put, input.putAs);
   for (const [c, [a, b]] of cuts.entries()) {
@@ -223,6 +229,7 @@ export async function patchTerms(input: PatchInput, changed: readonly number[]):
     for (let i = a; i < b; i++) await writer.add(entries.get(terms[i]!)!);
     await writer.flush();
   }
+  input.onPatch?.(gather.stats);
   return writer;
 }
 
@@ -249,6 +256,91 @@ export function withNeighbours(affected: readonly string[], memo: Pick<SearchMem
   const wanted = new Set(affected);
   for (const c of chunks) for (let i = starts[c]!; i < starts[c]! + memo.chunks[c]!.count; i++) wanted.add(memo.terms[i]!);
   return [...wanted].sort(compareCodeUnits);
+}
+
+/** Where a patch's entries came from (tests and figures). */
+export interface PatchStats {
+  /** Affected terms: edited from the output's files, and gathered from every document's tokens. */
+  spliced: number;
+  /** Unchanged terms of chunks made again, read from the output's files. */
+  read: number;
+  /** Terms gathered from every document's tokens (the files could not be read, or there were none). */
+  scanned: number;
+}
+
+/**
+ * The entries of chosen terms: from the files of the live output (builder/search-splice.ts),
+ * the affected terms' edited there; the rest gathered from every document's tokens (`Scan`).
+ */
+class Gather {
+  readonly stats: PatchStats = { spliced: 0, read: 0, scanned: 0 };
+  private scan: Scan | undefined;
+  /** Where each chunk of the memo starts among its terms, and the entries of those read. */
+  private readonly starts: number[] = [];
+  private readonly chunks = new Map<number, Map<string, Entry> | undefined>();
+  private readonly parts: Map<string, DocPart[]>;
+  private readonly changedSet: ReadonlySet<number>;
+
+  constructor(
+    private readonly input: PatchInput,
+    changed: readonly number[],
+    private readonly affected: ReadonlySet<string>,
+    private readonly fresh: ReturnType<typeof tokenizeCorpus>,
+    private readonly freshOf: ReadonlyMap<number, number>,
+  ) {
+    let at = 0;
+    for (const chunk of input.memo.chunks) {
+      this.starts.push(at);
+      at += chunk.count;
+    }
+    this.changedSet = new Set(changed);
+    const docs = changed.map((doc, i) => ({ doc, tokens: fresh.tokens[i]!, description: fresh.starts[i * 2]!, content: fresh.starts[i * 2 + 1]! }));
+    this.parts = input.read === undefined ? new Map() : docParts(docs, fresh.terms, affected);
+  }
+
+  /** The entries of `terms` (sorted); a term no document holds has none. */
+  entries(terms: readonly string[]): Map<string, Entry> {
+    const found = new Map<string, Entry>();
+    const rest: string[] = [];
+    for (const term of terms) {
+      const entry = this.fromOutput(term);
+      if (entry === null) rest.push(term);
+      else if (entry !== undefined) found.set(term, entry);
+    }
+    if (rest.length > 0) {
+      this.stats.scanned += rest.length;
+      this.scan ??= new Scan(this.input, this.fresh, this.freshOf);
+      for (const [term, entry] of this.scan.entries(rest)) found.set(term, entry);
+    }
+    return found;
+  }
+
+  /** The entry of `term` from the output's files; undefined when no document holds it, null when the files cannot tell. */
+  private fromOutput(term: string): Entry | undefined | null {
+    const { memo, read, opt } = this.input;
+    if (read === undefined) return null;
+    const place = lowerBound(memo.terms, term);
+    let old: Entry | undefined;
+    if (memo.terms[place] === term) {
+      const c = upperBound(this.starts, place) - 1;
+      if (!this.chunks.has(c)) this.chunks.set(c, readChunkEntries(memo.chunks[c]!, read));
+      old = this.chunks.get(c)?.get(term);
+      // What the memo says of the term, as a check of what the files hold.
+      if (old === undefined || entrySize(old, opt.inlineMax) !== memo.sizes[place]) return null;
+    }
+    if (!this.affected.has(term)) {
+      if (old === undefined) return null;
+      this.stats.read++;
+      return old;
+    }
+    try {
+      const entry = spliceEntry(term, old, this.changedSet, this.parts.get(term) ?? [], opt.packBytes);
+      this.stats.spliced++;
+      return entry;
+    } catch {
+      return null;
+    }
+  }
 }
 
 /** Gathers the occurrences of chosen terms over every document (the unchanged ones' tokens from the cache). */
@@ -384,6 +476,10 @@ export interface IncrementalIndex {
   keep?: (paths: string[]) => boolean;
   /** The large token cache, already being read (builder/token-cache-thread.ts); read here when not given. */
   large?: Promise<TokenCache | undefined>;
+  /** Read a file of the live output (see `PatchInput.read`). */
+  read?: ReadOutput;
+  /** Told where a patch's entries came from. */
+  onPatch?: (stats: PatchStats) => void;
 }
 
 /**
@@ -411,7 +507,8 @@ export async function incrementalTerms(
   const plan = memo === undefined || cache === undefined ? undefined : planPatch({ docs, keys, memo, cache, inLarge: (key) => large?.docs.has(key) === true, deltaMax });
   let writer: ChunkWriter;
   if (plan !== undefined) {
-    writer = await patchTerms({ docs, keys, memo: memo!, cache: cache!, opt, put, putAs, keep: keep! }, plan.changed);
+    const { read, onPatch } = index;
+    writer = await patchTerms({ docs, keys, memo: memo!, cache: cache!, opt, put, putAs, keep: keep!, ...(read === undefined ? {} : { read }), ...(onPatch === undefined ? {} : { onPatch }) }, plan.changed);
     writeTokenDelta(deltaFile, code, plan.delta, cache);
   } else {
     const corpus = tokenizeCorpus(docs, cache);

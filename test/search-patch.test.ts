@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContent } from '../builder/load-content.ts';
 import type { CategoryDef, SkillRecord } from '../builder/model.ts';
 import { buildSearchIndex, type ChunkLayout, type SearchIndexOptions } from '../builder/search-index.ts';
-import { withNeighbours } from '../builder/search-patch.ts';
+import { withNeighbours, type PatchStats } from '../builder/search-patch.ts';
+import type { ReadOutput } from '../builder/search-splice.ts';
 
 const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
 const OPTIONS: SearchIndexOptions = { chunkBytes: 300, packBytes: 200, inlineMax: 12 };
@@ -46,9 +47,10 @@ async function whole(docs: SkillRecord[]): Promise<Map<string, string>> {
  * An incremental build of `docs` over `previous` (the files the output holds; none: nothing can
  * be kept), with the caches in `file`: its files and how many it kept from `previous`.
  */
-async function incremental(docs: SkillRecord[], file: string, previous?: Map<string, string>): Promise<{ files: Map<string, string>; kept: number }> {
+async function incremental(docs: SkillRecord[], file: string, previous?: Map<string, string>, read: ReadOutput | false = (path) => previous?.get(path)): Promise<{ files: Map<string, string>; kept: number; stats?: PatchStats }> {
   const files = new Map<string, string>();
   let kept = 0;
+  let stats: PatchStats | undefined;
   const keep = previous === undefined ? undefined : (paths: string[]): boolean => {
     if (!paths.every((path) => previous.has(path))) return false;
     for (const path of paths) {
@@ -61,13 +63,20 @@ async function incremental(docs: SkillRecord[], file: string, previous?: Map<str
   await buildSearchIndex(docs, async (path, data) => {
     if (files.has(path)) throw new Error(`${path} written twice`);
     files.set(path, JSON.stringify(data));
-  }, categories, OPTIONS, { file, code: 'code-1', ...(keep === undefined ? {} : { keep }) });
-  return { files, kept };
+  }, categories, OPTIONS, { file, code: 'code-1', ...(keep === undefined ? {} : { keep }), ...(read === false ? {} : { read }), onPatch: (s) => (stats = s) });
+  return { files, kept, ...(stats === undefined ? {} : { stats }) };
 }
 
 /** `skill` with its body (and so its SKILL.md's hash) changed. */
 function edited(skill: SkillRecord, body: string, name = skill.name): SkillRecord {
   return { ...skill, name, body, sha: createSha(body) };
+}
+
+/** `body` with `line` inserted halfway through its lines. */
+function middleLine(body: string, line: string): string {
+  const lines = body.split('\n');
+  lines.splice(Math.floor(lines.length / 2), 0, line);
+  return lines.join('\n');
 }
 
 function createSha(text: string): string {
@@ -86,6 +95,8 @@ describe('the patched search index', () => {
     const steps: Array<(docs: SkillRecord[]) => SkillRecord[]> = [
       // One line added to a body.
       (docs) => docs.map((s, i) => (i === 3 ? edited(s, `${s.body}\nOne more line about kubernetes deployment pipelines.\n`) : s)),
+      // One line inserted in the middle of two bodies: every later word of them moves.
+      (docs) => docs.map((s, i) => (i === 7 || i === 20 ? edited(s, middleLine(s.body, 'Check the retry budget and the rollback before you ship.')) : s)),
       // A body replaced by words no document has, and another emptied (terms vanish).
       (docs) => docs.map((s, i) => (i === 0 ? edited(s, 'zyxwvut quasiunique qwertyish words words words') : i === docs.length - 1 ? edited(s, '') : s)),
       // A name changed (its words in the name field, the name focus of its terms).
@@ -101,7 +112,31 @@ describe('the patched search index', () => {
       expect(result.files).toEqual(expected);
       expect(result.kept, 'unchanged chunks kept').toBeGreaterThan(0);
       expect(result.kept).toBeLessThan(expected.size);
+      // Every entry of the chunks made again came from the output's files.
+      expect(result.stats?.scanned).toBe(0);
+      expect(result.stats?.spliced).toBeGreaterThan(0);
+      expect(result.stats?.read).toBeGreaterThan(0);
       previous = result.files;
+    }
+  });
+
+  it('gathers from the tokens what the output\'s files cannot give, and is still equal', async () => {
+    const file = join(base, 'unreadable', 'tokens.bin');
+    const previous = (await incremental(skills, file)).files;
+    const docs = skills.map((s, i) => (i === 4 ? edited(s, middleLine(s.body, 'Check the canary latency and the quota before you ship.')) : s));
+    // Damaged term files and positions packs (their text no longer has their name's hash), and no reader.
+    let damaged = 0;
+    const read: ReadOutput = (path) => {
+      const text = previous.get(path);
+      if (text === undefined || !/\/[tq]\.[^/]+$/.test(path) || damaged++ % 3 !== 0) return text;
+      return text.replace(/"terms":\["/, '"terms":["x');
+    };
+    for (const reader of [read, false] as const) {
+      const result = await incremental(docs, file, previous, reader);
+      expect(result.files).toEqual(await whole(docs));
+      expect(result.stats?.scanned).toBeGreaterThan(0);
+      if (reader === false) expect(result.stats).toEqual({ spliced: 0, read: 0, scanned: result.stats?.scanned });
+      else expect(result.stats!.read + result.stats!.spliced).toBeGreaterThan(0);
     }
   });
 

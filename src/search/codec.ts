@@ -34,6 +34,11 @@ for (let i = 0; i < 32; i++) {
   DIGIT[CONTINUATION.charCodeAt(i)] = 32 + i;
 }
 
+/** The value of varint digit `code` (a char code): 0–31 terminal, 32–63 continuation (+32), -1 not a digit. */
+export function varintDigit(code: number): number {
+  return code < 128 ? DIGIT[code]! : -1;
+}
+
 /**
  * Builds varint strings in a reusable byte buffer (the build writes millions of them; one string
  * per number would drown the garbage collector). `take()` returns the text and empties the buffer.
