@@ -301,6 +301,11 @@ export function findDuplicates(skills: readonly DuplicateInput[], sketches?: Rea
       const bucket = Math.floor(keys[start]! / keyScale);
       let end = start + 1;
       while (end < m && Math.floor(keys[end]! / keyScale) === bucket) end++;
+      // Most buckets hold one skill: no pair, and no array made for it.
+      if (end - start < 2) {
+        start = end;
+        continue;
+      }
       // A huge bucket is one template copied everywhere: its first members stand for it.
       const members: number[] = [];
       for (let k = start; k < Math.min(end, start + 200); k++) members.push(keys[k]! % keyScale);

@@ -79,8 +79,13 @@ export function skillSignals(skill: QualityInput): SkillSignals {
  */
 export function computeQuality(skills: readonly QualityInput[], signals?: ReadonlyMap<string, SkillSignals>): { checks: Map<string, SkillChecks>; report: QualityReport; signals: Map<string, SkillSignals> } {
   const own = new Map<string, SkillSignals>();
-  for (const skill of skills) own.set(skill.id, signals?.get(skill.id) ?? skillSignals(skill));
-  const { bySkill, groups, similarPairs } = findDuplicates(skills, new Map([...own].map(([id, s]) => [id, s.sketch])));
+  const sketches = new Map<string, SkillSignals['sketch']>();
+  for (const skill of skills) {
+    const signal = signals?.get(skill.id) ?? skillSignals(skill);
+    own.set(skill.id, signal);
+    sketches.set(skill.id, signal.sketch);
+  }
+  const { bySkill, groups, similarPairs } = findDuplicates(skills, sketches);
   const checks = new Map<string, SkillChecks>();
   const report: QualityReport = {
     format: 'skills-api-quality',
@@ -94,19 +99,24 @@ export function computeQuality(skills: readonly QualityInput[], signals?: Readon
     similarSkills: 0,
     similarPairs,
   };
+  // Once per skill of a large directory: no set or spread object for the many skills with no
+  // problem, flag or copy.
   for (const skill of skills) {
     const { profiles, flags } = own.get(skill.id)!;
-    const duplicates = bySkill.get(skill.id) ?? {};
-    checks.set(skill.id, { profiles, flags, ...duplicates });
-    const broken = new Set<string>();
+    const duplicates = bySkill.get(skill.id);
+    checks.set(skill.id, duplicates === undefined ? { profiles, flags } : { profiles, flags, ...duplicates });
+    let broken: Set<string> | undefined;
     for (const profile of PROFILES) {
-      report.profiles[profile]![profiles[profile].pass ? 'pass' : 'fail']++;
-      for (const problem of profiles[profile].problems) broken.add(problem.rule);
+      const result = profiles[profile];
+      report.profiles[profile]![result.pass ? 'pass' : 'fail']++;
+      for (const problem of result.problems) (broken ??= new Set()).add(problem.rule);
     }
-    for (const rule of broken) report.rules[rule] = (report.rules[rule] ?? 0) + 1;
-    for (const id of new Set(flags.map((f) => f.id))) report.flags[id] = (report.flags[id] ?? 0) + 1;
-    for (const flag of flags) report.severities[flag.severity] = (report.severities[flag.severity] ?? 0) + 1;
-    if (duplicates.similar !== undefined) report.similarSkills++;
+    if (broken !== undefined) for (const rule of broken) report.rules[rule] = (report.rules[rule] ?? 0) + 1;
+    if (flags.length > 0) {
+      for (const id of new Set(flags.map((f) => f.id))) report.flags[id] = (report.flags[id] ?? 0) + 1;
+      for (const flag of flags) report.severities[flag.severity] = (report.severities[flag.severity] ?? 0) + 1;
+    }
+    if (duplicates?.similar !== undefined) report.similarSkills++;
   }
   report.rules = sortedKeys(report.rules);
   report.flags = sortedKeys(report.flags);
