@@ -41,8 +41,8 @@ import {
   type TermPack,
 } from '../src/search/format.ts';
 import { FIELD_BIT, NAME_FOCUS } from '../src/search/options.ts';
-import { tokenizeCorpus, type Corpus } from './search-corpus.ts';
-import { incrementalTerms, type IncrementalIndex } from './search-patch.ts';
+import { documentKey, tokenizeCorpus, type Corpus } from './search-corpus.ts';
+import { incrementalTerms, readSummaryMemo, writeSummaryMemo, type IncrementalIndex } from './search-patch.ts';
 import type { CategoryDef, Emit, SkillRecord } from './model.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 import { qualitySummary } from './quality/index.ts';
@@ -130,7 +130,12 @@ export async function buildSearchIndex(
   const terms = incremental === undefined
     ? await writeTerms(tokenizeCorpus(docs), opt, put, putAs)
     : await incrementalTerms(docs, opt, put, putAs, { ...incremental, keep: incremental.keep === undefined ? undefined : keepAs(incremental.keep) }, (corpus) => writeTerms(corpus, opt, put, putAs));
-  const summaries = await writeSummaries(docs, opt.shardSize, opt.shardGroup, emit, incremental?.keep);
+  // `--incremental`: the summary groups' memo beside the token cache (builder/search-patch.ts).
+  const summaryMemoFile = incremental === undefined ? undefined : `${incremental.file}.summaries`;
+  const last = summaryMemoFile === undefined || incremental?.keep === undefined ? undefined : readSummaryMemo(summaryMemoFile, incremental.code, opt);
+  const { summaries, memo: summaryMemo, made } = await writeSummaries(docs, opt.shardSize, opt.shardGroup, emit, incremental?.keep, summaryMemoFile === undefined ? undefined : { last });
+  if (summaryMemoFile !== undefined) writeSummaryMemo(summaryMemoFile, incremental!.code, opt, summaryMemo!);
+  incremental?.onSummaries?.(made);
   const filters = await writeFilters(docs, categories, put);
   const stars = await put('s', { stars: starsTable(docs) });
 
@@ -494,39 +499,83 @@ function cut(out: PositionsWriter, pieces: Pieces, start: number, next: number):
  * of `group` shards: a changed summary renames the shards of its group only, and the root lists
  * one name per group (at 10k skills and 32 shards of 2, 157 names: with 16, their hashes took
  * 3.1 of the root's 12 KB gzipped). `keep` keeps a group's files in the live output (an
- * incremental build), all or none.
+ * incremental build), all or none. With `memo` (an incremental build; `last`: what the last one
+ * wrote, by group), a group whose `summaryGroupKey` is the last one's takes its name from there
+ * and is neither made nor hashed when its files are kept. Returns the root's `summaries` and, with
+ * `memo`, this build's.
  */
-async function writeSummaries(docs: readonly SkillRecord[], shardSize: number, group: number, emit: Emit, keep?: (paths: string[]) => boolean): Promise<SearchRoot['summaries']> {
-  const shards: Array<{ docs: SummaryRow[] }> = [];
-  for (let from = 0; from < docs.length; from += shardSize) {
-    shards.push({
-      docs: docs.slice(from, from + shardSize).map((s): SummaryRow => {
-        const short = truncateDescription(s.description);
-        const row: SummaryRow = [s.owner, s.repo, s.name, s.stars, short];
-        const full = short !== s.description ? s.description.slice(0, FULL_DESCRIPTION_MAX) : null;
-        if (s.checks !== undefined) {
-          const quality = qualitySummary(s.checks);
-          row.push(full, [quality.flags, quality.duplicate ? 1 : 0]);
-        } else if (full !== null) row.push(full);
-        return row;
-      }),
-    });
-  }
+async function writeSummaries(
+  docs: readonly SkillRecord[],
+  shardSize: number,
+  group: number,
+  emit: Emit,
+  keep?: (paths: string[]) => boolean,
+  memo?: { last: SummaryMemo | undefined },
+): Promise<{ summaries: SearchRoot['summaries']; memo?: SummaryMemo; made: number }> {
   const summaries: SearchRoot['summaries'] = { size: shardSize, group, groups: [] };
-  for (let from = 0; from < shards.length; from += group) {
+  const next: SummaryMemo = { keys: [], names: [] };
+  const perGroup = shardSize * group;
+  let made = 0;
+  for (let g = 0; g * perGroup < docs.length; g++) {
+    const members = docs.slice(g * perGroup, (g + 1) * perGroup);
+    const key = memo === undefined ? '' : summaryGroupKey(members);
+    const shardCount = Math.ceil(members.length / shardSize);
+    const paths = (name: string): string[] => Array.from({ length: shardCount }, (_, k) => searchFilePath(`d.${name}.${g * group + k}`));
+    const last = memo?.last;
+    const known = last !== undefined && last.keys[g] === key ? last.names[g] : undefined;
+    if (known !== undefined && keep?.(paths(known)) === true) {
+      summaries.groups.push(known);
+      next.keys.push(key);
+      next.names.push(known);
+      continue;
+    }
+    made++;
+    const shards: Array<{ docs: SummaryRow[] }> = [];
+    for (let from = 0; from < members.length; from += shardSize) shards.push({ docs: members.slice(from, from + shardSize).map(summaryRow) });
     const digest = createHash('sha256');
-    for (const shard of shards.slice(from, from + group)) digest.update(JSON.stringify(shard)).update('\n');
-    summaries.groups.push(digest.digest('hex').slice(0, 16));
+    for (const shard of shards) digest.update(JSON.stringify(shard)).update('\n');
+    const name = digest.digest('hex').slice(0, 16);
+    summaries.groups.push(name);
+    next.keys.push(key);
+    next.names.push(name);
+    // A group's shards are named by its hash: an incremental build keeps those the output holds.
+    const files = paths(name);
+    if (keep?.(files) === true) continue;
+    for (const [k, shard] of shards.entries()) await emit(files[k]!, shard);
   }
-  // A group's shards are named by its hash: an incremental build keeps those the output holds.
-  for (let from = 0; from < shards.length; from += group) {
-    const to = Math.min(from + group, shards.length);
-    const paths: string[] = [];
-    for (let i = from; i < to; i++) paths.push(searchFilePath(summaryShardName(summaries, i)!));
-    if (keep?.(paths) === true) continue;
-    for (let i = from; i < to; i++) await emit(paths[i - from]!, shards[i]);
+  return { summaries, ...(memo === undefined ? {} : { memo: next }), made };
+}
+
+/** One document's row of its summary shard. */
+function summaryRow(s: SkillRecord): SummaryRow {
+  const short = truncateDescription(s.description);
+  const row: SummaryRow = [s.owner, s.repo, s.name, s.stars, short];
+  const full = short !== s.description ? s.description.slice(0, FULL_DESCRIPTION_MAX) : null;
+  if (s.checks !== undefined) {
+    const quality = qualitySummary(s.checks);
+    row.push(full, [quality.flags, quality.duplicate ? 1 : 0]);
+  } else if (full !== null) row.push(full);
+  return row;
+}
+
+/** What the last build's summary groups were made of (`summaryGroupKey`) and their names, by group. */
+export interface SummaryMemo {
+  keys: string[];
+  names: string[];
+}
+
+/**
+ * A hash of everything the rows of `docs` are made of (`summaryRow`): each owner and repo,
+ * `documentKey` (name and description), stars and quality summary, without making the rows.
+ */
+function summaryGroupKey(docs: readonly SkillRecord[]): string {
+  const digest = createHash('sha256');
+  for (const s of docs) {
+    const quality = s.checks === undefined ? '-' : qualitySummary(s.checks);
+    const checks = typeof quality === 'string' ? quality : `${quality.flags}${quality.duplicate ? '+' : ''}`;
+    digest.update(`${s.owner}\0${s.repo}\0${documentKey(s)}\0${s.stars}\0${checks}\n`);
   }
-  return summaries;
+  return digest.digest('base64url').slice(0, 22);
 }
 
 /** Filter files: every category slug (a top-level one with its subcategories), every platform, hasIndex. */

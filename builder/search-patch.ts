@@ -20,7 +20,7 @@ import { searchFilePath } from '../src/search/format.ts';
 import { readCheckedFile, sha256Hex, writeCheckedFile } from './checked-file.ts';
 import type { SkillRecord } from './model.ts';
 import { documentKey, mergeTokenCaches, readTokenCache, tokenizeCorpus, writeTokenCache, type TokenCache } from './search-corpus.ts';
-import { ChunkWriter, TermEncoder, endsChunk, entrySize, placeOccurrence, type ChunkLayout, type Entry, type Put, type PutAs, type SearchIndexOptions } from './search-index.ts';
+import { ChunkWriter, TermEncoder, endsChunk, entrySize, placeOccurrence, type ChunkLayout, type Entry, type Put, type PutAs, type SearchIndexOptions, type SummaryMemo } from './search-index.ts';
 import { docParts, readChunkEntries, spliceEntry, type DocPart, type ReadOutput } from './search-splice.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 import { lowerBound, upperBound } from '../src/sorted.ts';
@@ -77,6 +77,33 @@ export function writeSearchMemo(file: string, code: string, opt: Required<Search
       chunks: writer.chunks,
     });
     writeCheckedFile(file, { format: FORMAT, version: VERSION, code, options: optionsKey(opt) }, body);
+  } catch {
+    rmSync(file, { force: true });
+  }
+}
+
+const SUMMARY_FORMAT = 'skills-api-summary-memo';
+const SUMMARY_VERSION = 1;
+
+/** The summary groups' memo in `file` (builder/search-index.ts `writeSummaries`) when whole and of this code and options; undefined otherwise. */
+export function readSummaryMemo(file: string, code: string, opt: Required<SearchIndexOptions>): SummaryMemo | undefined {
+  const read = readCheckedFile(file);
+  if (read === undefined) return undefined;
+  const { header, body } = read;
+  if (header.format !== SUMMARY_FORMAT || header.version !== SUMMARY_VERSION || header.code !== code || header.options !== optionsKey(opt)) return undefined;
+  try {
+    const memo = JSON.parse(body) as SummaryMemo;
+    const strings = (list: unknown): boolean => Array.isArray(list) && list.every((item) => typeof item === 'string');
+    return strings(memo.keys) && strings(memo.names) && memo.keys.length === memo.names.length ? memo : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Store the summary groups' memo. Never throws: without it the next build makes every group's rows. */
+export function writeSummaryMemo(file: string, code: string, opt: Required<SearchIndexOptions>, memo: SummaryMemo): void {
+  try {
+    writeCheckedFile(file, { format: SUMMARY_FORMAT, version: SUMMARY_VERSION, code, options: optionsKey(opt) }, JSON.stringify(memo));
   } catch {
     rmSync(file, { force: true });
   }
@@ -480,6 +507,8 @@ export interface IncrementalIndex {
   read?: ReadOutput;
   /** Told where a patch's entries came from. */
   onPatch?: (stats: PatchStats) => void;
+  /** Told how many summary groups were made (the others' names came from the memo and their files were kept). */
+  onSummaries?: (made: number) => void;
 }
 
 /**

@@ -19,7 +19,7 @@ import { withNeighbours, type PatchStats } from '../builder/search-patch.ts';
 import type { ReadOutput } from '../builder/search-splice.ts';
 
 const SAMPLE = fileURLToPath(new URL('../content', import.meta.url));
-const OPTIONS: SearchIndexOptions = { chunkBytes: 300, packBytes: 200, inlineMax: 12 };
+const OPTIONS: SearchIndexOptions = { chunkBytes: 300, packBytes: 200, inlineMax: 12, shardGroup: 2 };
 
 let base: string;
 let skills: SkillRecord[];
@@ -47,24 +47,26 @@ async function whole(docs: SkillRecord[]): Promise<Map<string, string>> {
  * An incremental build of `docs` over `previous` (the files the output holds; none: nothing can
  * be kept), with the caches in `file`: its files and how many it kept from `previous`.
  */
-async function incremental(docs: SkillRecord[], file: string, previous?: Map<string, string>, read: ReadOutput | false = (path) => previous?.get(path)): Promise<{ files: Map<string, string>; kept: number; stats?: PatchStats }> {
+async function incremental(docs: SkillRecord[], file: string, previous?: Map<string, string>, read: ReadOutput | false = (path) => previous?.get(path)): Promise<{ files: Map<string, string>; kept: number; stats?: PatchStats; summaryGroups: number }> {
   const files = new Map<string, string>();
   let kept = 0;
   let stats: PatchStats | undefined;
+  let summaryGroups = -1;
   const keep = previous === undefined ? undefined : (paths: string[]): boolean => {
     if (!paths.every((path) => previous.has(path))) return false;
     for (const path of paths) {
       if (files.has(path)) throw new Error(`${path} kept twice`);
       files.set(path, previous.get(path)!);
     }
-    kept += paths.length;
+    // Term chunks and their packs (summary shards are counted by `summaryGroups`).
+    kept += paths.filter((path) => !/\/d\.[^/]+$/.test(path)).length;
     return true;
   };
   await buildSearchIndex(docs, async (path, data) => {
     if (files.has(path)) throw new Error(`${path} written twice`);
     files.set(path, JSON.stringify(data));
-  }, categories, OPTIONS, { file, code: 'code-1', ...(keep === undefined ? {} : { keep }), ...(read === false ? {} : { read }), onPatch: (s) => (stats = s) });
-  return { files, kept, ...(stats === undefined ? {} : { stats }) };
+  }, categories, OPTIONS, { file, code: 'code-1', ...(keep === undefined ? {} : { keep }), ...(read === false ? {} : { read }), onPatch: (s) => (stats = s), onSummaries: (made) => (summaryGroups = made) });
+  return { files, kept, ...(stats === undefined ? {} : { stats }), summaryGroups };
 }
 
 /** `skill` with its body (and so its SKILL.md's hash) changed. */
@@ -101,13 +103,22 @@ describe('the patched search index', () => {
       (docs) => docs.map((s, i) => (i === 0 ? edited(s, 'zyxwvut quasiunique qwertyish words words words') : i === docs.length - 1 ? edited(s, '') : s)),
       // A name changed (its words in the name field, the name focus of its terms).
       (docs) => docs.map((s, i) => (i === 5 ? edited(s, s.body, 'testing testing') : s)),
+      // A description changed (its words, and its row of the summaries).
+      (docs) => docs.map((s, i) => (i === 11 ? { ...s, description: `${s.description} Retries with backoff.` } : s)),
       // Back to the start: the delta holds documents the large cache has again.
       () => skills,
     ];
     let docs = skills;
+    const groups = Math.ceil(skills.length / 4);
     for (const step of steps) {
+      const before = docs;
       docs = step(docs);
       const result = await incremental(docs, file, previous);
+      // Only the summary groups of changed skills were made again (4 skills a group).
+      const changed = docs.filter((s, i) => s !== before[i]).length;
+      expect(result.summaryGroups).toBeGreaterThan(0);
+      expect(result.summaryGroups).toBeLessThanOrEqual(changed);
+      expect(groups).toBeGreaterThan(changed);
       const expected = await whole(docs);
       expect(result.files).toEqual(expected);
       expect(result.kept, 'unchanged chunks kept').toBeGreaterThan(0);
