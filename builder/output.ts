@@ -166,11 +166,14 @@ async function writeInPlace<T>(
     const removed: string[] = [];
     // Every path claimed is in the new record, each once: when the build claimed as many of the
     // live output's paths as it has, none is gone, and its 800k paths need not be looked up again.
-    if (changes.claimedPrevious < previous.size) {
+    // Otherwise exactly `previous.size - claimedPrevious` of them are gone: the look-ups stop at the last.
+    let gone = previous.size - changes.claimedPrevious;
+    if (gone > 0) {
       for (const path of previous.keys()) {
         if (record.has(path)) continue;
         ops.push({ path, kind: 'remove' });
         removed.push(path);
+        if (--gone === 0) break;
       }
     }
     // The manifest is among the staged paths even when its bytes are the same: listed, never missed.
