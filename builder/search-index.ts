@@ -569,13 +569,14 @@ export interface SummaryMemo {
  * `documentKey` (name and description), stars and quality summary, without making the rows.
  */
 function summaryGroupKey(docs: readonly SkillRecord[]): string {
-  const digest = createHash('sha256');
+  // One text per group, hashed once (an update per skill cost more than the hashing).
+  let text = '';
   for (const s of docs) {
     const quality = s.checks === undefined ? '-' : qualitySummary(s.checks);
     const checks = typeof quality === 'string' ? quality : `${quality.flags}${quality.duplicate ? '+' : ''}`;
-    digest.update(`${s.owner}\0${s.repo}\0${documentKey(s)}\0${s.stars}\0${checks}\n`);
+    text += `${s.owner}\0${s.repo}\0${documentKey(s)}\0${s.stars}\0${checks}\n`;
   }
-  return digest.digest('base64url').slice(0, 22);
+  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
 }
 
 /** Filter files: every category slug (a top-level one with its subcategories), every platform, hasIndex. */
