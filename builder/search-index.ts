@@ -43,7 +43,7 @@ import {
 import { FIELD_BIT, NAME_FOCUS } from '../src/search/options.ts';
 import { documentKey, tokenizeCorpus, type Corpus } from './search-corpus.ts';
 import { incrementalTerms, readSummaryMemo, writeSummaryMemo, type IncrementalIndex } from './search-patch.ts';
-import type { CategoryDef, Emit, SkillRecord } from './model.ts';
+import { JsonText, type CategoryDef, type Emit, type SkillRecord } from './model.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 import { qualitySummary } from './quality/index.ts';
 import { truncateDescription } from './summary.ts';
@@ -124,7 +124,11 @@ export async function buildSearchIndex(
     return true;
   };
   /** Emit `data` as `<kind>.<hash>`. Returns the file name. */
-  const put: Put = (kind, data) => putAs(`${kind}.${hash(JSON.stringify(data))}`, data);
+  const put: Put = (kind, data) => {
+    // Serialized once: the text names the file and is what the writer writes.
+    const text = JSON.stringify(data);
+    return putAs(`${kind}.${hash(text)}`, new JsonText(text));
+  };
 
   // `--incremental`: the token caches, and the chunks patched where they can be (builder/search-patch.ts).
   const terms = incremental === undefined
@@ -277,13 +281,14 @@ export class ChunkWriter {
     };
     // The chunk and its postings packs are named by one hash of all of them (format 5): the root
     // lists the packs by their terms alone, and pack k of chunk `t.<hash>` is `p.<hash>.<k>`.
-    const group = hash([chunk, ...packs].map((file) => JSON.stringify(file)).join('\n'));
+    const texts = [chunk, ...packs].map((file) => JSON.stringify(file));
+    const group = hash(texts.join('\n'));
     this.first.push(chunk.terms[0]!);
-    const file = await this.putAs(`t.${group}`, chunk);
+    const file = await this.putAs(`t.${group}`, new JsonText(texts[0]!));
     this.files.push(file);
     const ranges: Array<[string, string]> = [];
     for (const [k, pack] of packs.entries()) {
-      await this.putAs(`p.${group}.${k}`, pack);
+      await this.putAs(`p.${group}.${k}`, new JsonText(texts[k + 1]!));
       ranges.push([pack.terms[0]!, pack.terms[pack.terms.length - 1]!]);
     }
     this.postingsPacks.push(...ranges);
