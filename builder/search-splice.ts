@@ -162,7 +162,7 @@ export function spliceEntry(term: string, old: Entry | undefined, changed: Reado
     for (let n = 0; at < s.length; n++) {
       const from = at;
       const value = readVarint(s, at);
-      at = readVarint.end;
+      at = varintEnd;
       const before = doc;
       doc += Math.floor(value / 16);
       const mask = value & 15;
@@ -191,7 +191,10 @@ export function spliceEntry(term: string, old: Entry | undefined, changed: Reado
   return { term, postings: postings.take(), head: head.end(index), body: body.end(index) };
 }
 
-/** The varint of `s` at `at`; its end is left in `readVarint.end`. Throws when malformed. */
+/** Where the varint `readVarint` or `skipVarints` read last ends. */
+let varintEnd = 0;
+
+/** The varint of `s` at `at`; its end is left in `varintEnd`. Throws when malformed. */
 function readVarint(s: string, at: number): number {
   let value = 0;
   for (;;) {
@@ -199,13 +202,23 @@ function readVarint(s: string, at: number): number {
     if (d < 0) throw new Error(at >= s.length ? 'varint: truncated number' : `varint: bad character at ${at}`);
     at++;
     if (d < 32) {
-      readVarint.end = at;
+      varintEnd = at;
       return value * 32 + d;
     }
     value = value * 32 + (d - 32);
   }
 }
-readVarint.end = 0;
+
+/** Step over `count` varints of `s` from `at` (their values are not needed); the end is left in `varintEnd`. */
+function skipVarints(s: string, at: number, count: number): void {
+  while (count > 0) {
+    const d = varintDigit(s.charCodeAt(at));
+    if (d < 0) throw new Error(at >= s.length ? 'varint: truncated number' : `varint: bad character at ${at}`);
+    at++;
+    if (d < 32) count--;
+  }
+  varintEnd = at;
+}
 
 /** Text made of copied ranges of sources and new text; adjacent ranges of one source are copied as one. */
 class Text {
@@ -307,11 +320,8 @@ class PiecesReader {
     for (let bit = 1; bit <= 4; bit <<= 1) {
       if ((bits & bit) === 0) continue;
       const count = readVarint(s, this.at);
-      this.at = readVarint.end;
-      for (let i = 0; i < count; i++) {
-        readVarint(s, this.at);
-        this.at = readVarint.end;
-      }
+      skipVarints(s, varintEnd, count);
+      this.at = varintEnd;
     }
     this.to = this.at;
   }
