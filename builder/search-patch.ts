@@ -11,9 +11,11 @@
  *
  * What it keeps, per output, in the cache folder (the search memo): the documents' ids and token
  * keys in search order, every term with its `entrySize`, and every chunk with its files. The
- * tokens of every unchanged document come from the token cache (builder/search-corpus.ts); the
- * documents a patch tokenized go into a small second token cache (the delta) beside it, so the
- * large one is not written again; a whole build writes the large one and removes the delta.
+ * entries of a chunk made again come from the output's files (builder/search-splice.ts), a
+ * changed term's edited there; what they cannot give is gathered from every document's tokens,
+ * the unchanged documents' from the token cache (builder/search-corpus.ts). The documents a
+ * patch tokenized go into a small second token cache (the delta) beside it, so the large one is
+ * not written again; a whole build writes the large one and removes the delta.
  */
 import { rmSync } from 'node:fs';
 import { searchFilePath } from '../src/search/format.ts';
@@ -287,7 +289,7 @@ export function withNeighbours(affected: readonly string[], memo: Pick<SearchMem
 
 /** Where a patch's entries came from (tests and figures). */
 export interface PatchStats {
-  /** Affected terms: edited from the output's files, and gathered from every document's tokens. */
+  /** Affected terms, their entries edited from the output's files. */
   spliced: number;
   /** Unchanged terms of chunks made again, read from the output's files. */
   read: number;
