@@ -33,7 +33,7 @@ import {
   categoryFilterKey,
   platformFilterKey,
   searchFilePath,
-  summaryShardName,
+  shardOfGroup,
   type PositionRefs,
   type SearchRoot,
   type SummaryRow,
@@ -525,7 +525,7 @@ async function writeSummaries(
     const members = docs.slice(g * perGroup, (g + 1) * perGroup);
     const key = memo === undefined ? '' : summaryGroupKey(members);
     const shardCount = Math.ceil(members.length / shardSize);
-    const paths = (name: string): string[] => Array.from({ length: shardCount }, (_, k) => searchFilePath(`d.${name}.${g * group + k}`));
+    const paths = (name: string): string[] => Array.from({ length: shardCount }, (_, k) => searchFilePath(shardOfGroup(name, g * group + k)));
     const last = memo?.last;
     const known = last !== undefined && last.keys[g] === key ? last.names[g] : undefined;
     if (known !== undefined && keep?.(paths(known)) === true) {

@@ -52,7 +52,12 @@ export function searchFilePath(name: string): string {
 /** Name of summary shard `i` (`SearchRoot.summaries`), or undefined when the root has no such shard. */
 export function summaryShardName(summaries: SearchRoot['summaries'], i: number): string | undefined {
   const group = summaries.groups[Math.floor(i / summaries.group)];
-  return group === undefined ? undefined : `d.${group}.${i}`;
+  return group === undefined ? undefined : shardOfGroup(group, i);
+}
+
+/** Name of summary shard `i`, of the group named `group`. */
+export function shardOfGroup(group: string, i: number): string {
+  return `d.${group}.${i}`;
 }
 
 /**
