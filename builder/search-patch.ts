@@ -236,7 +236,8 @@ export async function patchTerms(input: PatchInput, changed: readonly number[]):
     const chunk = start < 0 ? undefined : chunkAt.get(start);
     if (chunk === undefined || chunk.count !== b - a) return undefined;
     for (let i = a; i < b; i++) if (old[i] !== start + (i - a)) return undefined;
-    const paths = [chunk.file, ...chunk.packs.map((_, k) => `p.${chunk.file.slice(2)}.${k}`), ...chunk.positions].map(searchFilePath);
+    // Two identical positions pieces of a term are one file, named twice in the chunk: kept once.
+    const paths = [...new Set([chunk.file, ...chunk.packs.map((_, k) => `p.${chunk.file.slice(2)}.${k}`), ...chunk.positions])].map(searchFilePath);
     return input.keep(paths) ? chunk : undefined;
   });
 

@@ -47,7 +47,7 @@ async function whole(docs: SkillRecord[]): Promise<Map<string, string>> {
  * An incremental build of `docs` over `previous` (the files the output holds; none: nothing can
  * be kept), with the caches in `file`: its files and how many it kept from `previous`.
  */
-async function incremental(docs: SkillRecord[], file: string, previous?: Map<string, string>, read: ReadOutput | false = (path) => previous?.get(path)): Promise<{ files: Map<string, string>; kept: number; stats?: PatchStats; summaryGroups: number }> {
+async function incremental(docs: SkillRecord[], file: string, previous?: Map<string, string>, read: ReadOutput | false = (path) => previous?.get(path), options: SearchIndexOptions = OPTIONS): Promise<{ files: Map<string, string>; kept: number; stats?: PatchStats; summaryGroups: number }> {
   const files = new Map<string, string>();
   let kept = 0;
   let stats: PatchStats | undefined;
@@ -65,7 +65,7 @@ async function incremental(docs: SkillRecord[], file: string, previous?: Map<str
   await buildSearchIndex(docs, async (path, data) => {
     if (files.has(path)) throw new Error(`${path} written twice`);
     files.set(path, JSON.stringify(data));
-  }, categories, OPTIONS, { file, code: 'code-1', ...(keep === undefined ? {} : { keep }), ...(read === false ? {} : { read }), onPatch: (s) => (stats = s), onSummaries: (made) => (summaryGroups = made) });
+  }, categories, options, { file, code: 'code-1', ...(keep === undefined ? {} : { keep }), ...(read === false ? {} : { read }), onPatch: (s) => (stats = s), onSummaries: (made) => (summaryGroups = made) });
   return { files, kept, ...(stats === undefined ? {} : { stats }), summaryGroups };
 }
 
@@ -129,6 +129,26 @@ describe('the patched search index', () => {
       expect(result.stats?.read).toBeGreaterThan(0);
       previous = result.files;
     }
+  });
+
+  it('keeps a chunk whose term has two identical positions pieces (one file for both)', async () => {
+    const file = join(base, 'same-pieces', 'tokens.bin');
+    // Tiny pieces: the word `skill` ends up with two pieces of the same text, so one file.
+    const options: SearchIndexOptions = { ...OPTIONS, packBytes: 20 };
+    const wholeFiles = new Map<string, string>();
+    await buildSearchIndex(skills, async (path, data) => void wholeFiles.set(path, JSON.stringify(data)), categories, options);
+    const refs = [...wholeFiles].filter(([path]) => /\/t\.[^/]+$/.test(path)).flatMap(([, text]) => {
+      const chunk = JSON.parse(text) as { headPositions: Array<[string, number, string]>; bodyPositions: Array<[string, number, string]> };
+      return [...chunk.headPositions, ...chunk.bodyPositions].map((ref) => ref[2]);
+    });
+    expect(new Set(refs).size, 'a positions file named twice in the index').toBeLessThan(refs.length);
+    const previous = (await incremental(skills, file, undefined, undefined, options)).files;
+    const docs = skills.map((s, i) => (i === 3 ? edited(s, `${s.body}\nOne more line about kubernetes deployment pipelines.\n`) : s));
+    const result = await incremental(docs, file, previous, undefined, options);
+    const expected = new Map<string, string>();
+    await buildSearchIndex(docs, async (path, data) => void expected.set(path, JSON.stringify(data)), categories, options);
+    expect(result.files).toEqual(expected);
+    expect(result.kept).toBeGreaterThan(0);
   });
 
   it('gathers from the tokens what the output\'s files cannot give, and is still equal', async () => {
