@@ -574,7 +574,7 @@ export interface SummaryMemo {
  * `documentKey` (name and description), stars and quality summary, without making the rows.
  */
 function summaryGroupKey(docs: readonly SkillRecord[]): string {
-  // One text per group, hashed once (an update per skill cost more than the hashing).
+  // One text per group, hashed once: one hash update per group, not per skill.
   let text = '';
   for (const s of docs) {
     const quality = s.checks === undefined ? '-' : qualitySummary(s.checks);

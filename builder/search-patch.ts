@@ -45,10 +45,8 @@ export interface SearchMemo {
 
 /** The memo in `file` when whole and made by build code `code` with options `opt`; undefined otherwise. */
 export function readSearchMemo(file: string, code: string, opt: Required<SearchIndexOptions>): SearchMemo | undefined {
-  const read = readCheckedFile(file);
-  if (read === undefined) return undefined;
-  const { header, body } = read;
-  if (header.format !== FORMAT || header.version !== VERSION || header.code !== code || header.options !== optionsKey(opt)) return undefined;
+  const body = memoBody(file, FORMAT, VERSION, code, opt);
+  if (body === undefined) return undefined;
   try {
     const parsed = JSON.parse(body) as { ids: string[]; keys: string; terms: string; sizes: number[]; chunks: ChunkLayout[] };
     const keys = Buffer.from(parsed.keys, 'base64').toString('latin1');
@@ -69,19 +67,16 @@ export function readSearchMemo(file: string, code: string, opt: Required<SearchI
 
 /** Store the layout `writer` wrote for `docs` in `file`. Never throws: without it the next build makes the whole index. */
 export function writeSearchMemo(file: string, code: string, opt: Required<SearchIndexOptions>, docs: readonly SkillRecord[], keys: readonly string[], writer: ChunkWriter): void {
-  try {
+  writeMemo(file, FORMAT, VERSION, code, opt, () => {
     if (writer.terms.some((term) => term.includes('\n'))) throw new Error('a term holds a line break');
-    const body = JSON.stringify({
+    return JSON.stringify({
       ids: docs.map((s) => s.id),
       keys: Buffer.from(keys.join(''), 'latin1').toString('base64'),
       terms: writer.terms.join('\n'),
       sizes: writer.sizes,
       chunks: writer.chunks,
     });
-    writeCheckedFile(file, { format: FORMAT, version: VERSION, code, options: optionsKey(opt) }, body);
-  } catch {
-    rmSync(file, { force: true });
-  }
+  });
 }
 
 const SUMMARY_FORMAT = 'skills-api-summary-memo';
@@ -89,10 +84,8 @@ const SUMMARY_VERSION = 1;
 
 /** The summary groups' memo in `file` (builder/search-index.ts `writeSummaries`) when whole and of this code and options; undefined otherwise. */
 export function readSummaryMemo(file: string, code: string, opt: Required<SearchIndexOptions>): SummaryMemo | undefined {
-  const read = readCheckedFile(file);
-  if (read === undefined) return undefined;
-  const { header, body } = read;
-  if (header.format !== SUMMARY_FORMAT || header.version !== SUMMARY_VERSION || header.code !== code || header.options !== optionsKey(opt)) return undefined;
+  const body = memoBody(file, SUMMARY_FORMAT, SUMMARY_VERSION, code, opt);
+  if (body === undefined) return undefined;
   try {
     const memo = JSON.parse(body) as SummaryMemo;
     const strings = (list: unknown): boolean => Array.isArray(list) && list.every((item) => typeof item === 'string');
@@ -104,8 +97,21 @@ export function readSummaryMemo(file: string, code: string, opt: Required<Search
 
 /** Store the summary groups' memo. Never throws: without it the next build makes every group's rows. */
 export function writeSummaryMemo(file: string, code: string, opt: Required<SearchIndexOptions>, memo: SummaryMemo): void {
+  writeMemo(file, SUMMARY_FORMAT, SUMMARY_VERSION, code, opt, () => JSON.stringify(memo));
+}
+
+/** The body of memo file `file` when whole and its header names `format`, `version`, build code `code` and options `opt`. */
+function memoBody(file: string, format: string, version: number, code: string, opt: Required<SearchIndexOptions>): string | undefined {
+  const read = readCheckedFile(file);
+  if (read === undefined) return undefined;
+  const { header, body } = read;
+  return header.format === format && header.version === version && header.code === code && header.options === optionsKey(opt) ? body : undefined;
+}
+
+/** Write a memo file; on any failure remove it instead (a memo is only ever a shortcut). */
+function writeMemo(file: string, format: string, version: number, code: string, opt: Required<SearchIndexOptions>, body: () => string): void {
   try {
-    writeCheckedFile(file, { format: SUMMARY_FORMAT, version: SUMMARY_VERSION, code, options: optionsKey(opt) }, JSON.stringify(memo));
+    writeCheckedFile(file, { format, version, code, options: optionsKey(opt) }, body());
   } catch {
     rmSync(file, { force: true });
   }
