@@ -17,9 +17,10 @@
  * base's checksum and holds every change since the base was written); past 1% of the folders the
  * base is written whole again, the lines of unchanged folders copied from the old base.
  *
- * A record is stored whole but for the parts derived from the SKILL.md bytes (format 6: its fields
- * of an object or list value that an incremental build does not read of every skill go after a tab
- * on the line, parsed only when read, see `HEAD_KEYS`): the text (`raw`, `body`) is left out,
+ * A record is stored whole but for the parts derived from the SKILL.md bytes (its fields of an
+ * object or list value that an incremental build does not read of every skill go after a tab on
+ * the line, parsed only when read, see `HEAD_KEYS`; format 7: then, after another tab, the
+ * record's quality signals, which the build's thread never parses): the text (`raw`, `body`) is left out,
  * where the body starts in it is the line's `bodyAt`, and the SHA-256 and size are stored as
  * `null` (the loader derives them from the file's bytes, or has them from the folder's stamp);
  * `checks`, computed over the whole directory after loading, and `archive`, set when the build
@@ -39,7 +40,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deltaFile, readCheckedLines, readCheckedLinesWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
 import type { Problem, SkillRecord } from './model.ts';
-import type { SkillSignals } from './quality/index.ts';
 import { isDerived, knownDerived, type DerivedValues } from './record-memo.ts';
 import { Lru } from '../src/lru.ts';
 
@@ -76,8 +76,11 @@ export interface CachedSkill<R = SkillRecord | StoredRecord> {
   stamp?: string;
   /** SHA-256 and size of the folder's SKILL.md as read, with `stamp` and a record. */
   skill?: { sha: string; size: number };
-  /** The record's own quality signals (builder/quality/), once computed: they depend on its input alone. */
-  signals?: SkillSignals;
+  /**
+   * The record's own quality signals (builder/quality/), once computed: they depend on its input
+   * alone. As stored (`signalsText`, JSON), handed to the quality thread without being parsed.
+   */
+  signals?: string;
   /**
    * Values derived from the stored record alone (builder/record-memo.ts), as read with it: given
    * to the record when it is restored. A line is written with the values its record has then.
@@ -112,7 +115,7 @@ export interface LoadCache<R = SkillRecord | StoredRecord> {
 }
 
 const FORMAT = 'skills-api-build-cache';
-const VERSION = 6;
+const VERSION = 7;
 
 /** The default cache folder: `node_modules/.cache/skills-api` under the working directory. */
 export function defaultCacheDir(): string {
@@ -166,18 +169,22 @@ function readLine(line: string, skills: Map<string, CachedSkill<StoredRecord>>, 
   if (inBase) cached.inBase = true;
   else cached.line = tail === undefined ? line : `${line}\t${tail}`;
   if (entry.record !== undefined) {
-    if (tail !== undefined) {
-      const shape = tailShape(tail);
+    // A record's line goes on with `<names>\t<values>\t<signals>` (`lineOf`).
+    const names = tail === undefined ? -1 : tail.indexOf('\t');
+    const values = names === -1 ? -1 : tail!.indexOf('\t', names + 1);
+    if (values === -1) return false;
+    if (names > 0) {
+      const shape = tailShape(tail!.slice(0, names));
       if (shape === undefined) return false;
       for (const key of shape.names) if (key in entry.record) return false;
-      cached.tail = { shape, text: tail.slice(shape.keys.length + 1), values: undefined };
-    }
+      cached.tail = { shape, text: tail!.slice(names + 1, values), values: undefined };
+    } else if (values !== names + 1) return false;
+    if (values + 1 < tail!.length) cached.signals = tail!.slice(values + 1);
     cached.record = entry.record;
     cached.bodyAt = entry.bodyAt;
   } else if (tail !== undefined) return false;
   if (entry.stamp !== undefined) cached.stamp = entry.stamp;
   if (entry.skill !== undefined) cached.skill = entry.skill;
-  if (entry.signals !== undefined) cached.signals = signalsFrom(entry.signals);
   if (entry.derived !== undefined) cached.derived = entry.derived;
   skills.set(entry.dir, cached);
   return true;
@@ -262,13 +269,14 @@ function lineOf(dir: string, { hash, problems, record, stamp, skill, signals, li
     dir,
     hash,
     problems,
-    ...(record === undefined ? {} : { record: parts!.head, bodyAt: bodyOffset(record) }),
+    ...(record === undefined ? {} : { record: parts!.head, bodyAt: textOffset(record) }),
     ...(stamp === undefined ? {} : { stamp }),
     ...(skill === undefined ? {} : { skill }),
-    ...(signals === undefined ? {} : { signals: { ...signals, sketch: { exactKey: signals.sketch.exactKey, bands: signals.sketch.bands === undefined ? null : [...signals.sketch.bands] } } }),
     ...(derived === undefined ? {} : { derived }),
   });
-  return parts === undefined || parts.tail.length === 0 ? head : `${head}\t${parts.tail.join(',')}\t${JSON.stringify(parts.values)}`;
+  // The signals last, apart: the build's thread hands them to the quality thread as text.
+  if (parts === undefined) return head;
+  return parts.tail.length === 0 ? `${head}\t\t\t${signals ?? ''}` : `${head}\t${parts.tail.join(',')}\t${JSON.stringify(parts.values)}\t${signals ?? ''}`;
 }
 
 /** Keys of a record that are not stored (the SKILL.md text; `checks` and `archive`, set later in the build). */
@@ -315,11 +323,8 @@ const HEAD_KEYS = new Set(['id', 'owner', 'repo', 'dir', 'name', 'description', 
  */
 const TAIL_NAME = /^[A-Za-z_$][\w$]*$/;
 
-/** The names of a line's tail (`<names>\t<values>`) and their accessors; undefined when not of that shape. */
-function tailShape(tail: string): TailShape | undefined {
-  const tab = tail.indexOf('\t');
-  if (tab === -1) return undefined;
-  const keys = tail.slice(0, tab);
+/** The tail of a line whose names are `keys` (`<name>,<name>…`) and their accessors; undefined when not of that shape. */
+function tailShape(keys: string): TailShape | undefined {
   let shape = tailShapes.get(keys);
   if (shape === undefined) {
     const names = keys.split(',');
@@ -379,8 +384,8 @@ function tailValuesOf(values: string, shape: TailShape, dir: unknown): unknown[]
   return parsed;
 }
 
-/** Where `record`'s body starts in its SKILL.md text. */
-function bodyOffset(record: SkillRecord): number {
+/** Where `record`'s body starts in its SKILL.md text (read only when the record holds its text). */
+export function textOffset(record: SkillRecord): number {
   return textSources.get(record)?.offset ?? record.raw.length - record.body.length;
 }
 
@@ -511,31 +516,10 @@ function textOf(record: object): string {
   return text;
 }
 
-/**
- * Stored signals as the quality pass made them (the sketch's bands as a typed array again), in
- * place: the parsed value is this reader's own.
- */
-function signalsFrom(stored: StoredSignals): SkillSignals {
-  const signals = stored as unknown as SkillSignals;
-  const { bands } = stored.sketch;
-  signals.sketch.bands = bands === null ? undefined : Uint32Array.from(bands);
-  return signals;
-}
-
-/** Signals as stored: JSON has no typed arrays. */
-type StoredSignals = Omit<SkillSignals, 'sketch'> & { sketch: { exactKey: number; bands: number[] | null } };
-
-function isStoredSignals(value: unknown): value is StoredSignals {
-  if (!isObject(value) || !isObject(value.profiles) || !Array.isArray(value.flags) || !isObject(value.sketch)) return false;
-  const { exactKey, bands } = value.sketch;
-  return typeof exactKey === 'number' && (bands === null || (Array.isArray(bands) && bands.every((b) => Number.isInteger(b) && b >= 0 && b <= 0xffffffff)));
-}
-
 /** Loose shape check of a stored line: enough that a foreign or damaged file is never used. */
-function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord; bodyAt?: number; stamp?: string; skill?: { sha: string; size: number }; signals?: StoredSignals; derived?: DerivedValues } {
+function isStoredEntry(entry: unknown): entry is { dir: string; hash: string; problems: Problem[]; record?: StoredRecord; bodyAt?: number; stamp?: string; skill?: { sha: string; size: number }; derived?: DerivedValues } {
   if (!isObject(entry) || typeof entry.dir !== 'string' || typeof entry.hash !== 'string' || !Array.isArray(entry.problems)) return false;
   if (entry.derived !== undefined && (entry.record === undefined || !isDerived(entry.derived))) return false;
-  if (entry.signals !== undefined && !isStoredSignals(entry.signals)) return false;
   if (entry.stamp !== undefined && typeof entry.stamp !== 'string') return false;
   const skill = entry.skill;
   if (skill !== undefined && !(isObject(skill) && typeof skill.sha === 'string' && Number.isSafeInteger(skill.size))) return false;

@@ -72,9 +72,11 @@ export async function buildAfterCheck(options: BuildOptions, start: BuildStart):
   const pageMemo = outputRecord === undefined || key === undefined ? undefined : readPageMemo(cacheDir, out, key);
   const check = await checked;
   const pageInputs: PageInputs | undefined = incremental && check !== undefined ? { pages: new Map() } : undefined;
-  const { content, problems, skipped, cache, fromCache, fingerprint } = await loadContent(options.contentDir, {
+  const { content, problems, skipped, cache, fromCache, fingerprint, quality } = await loadContent(options.contentDir, {
     previous,
     quality: options.quality,
+    // The quality pass finishes in its thread while the skills' files are written (they do not read checks).
+    deferQuality: true,
     // The stamps the no-change check took, so each folder is stamped once.
     ...(incremental ? { stamps: { started: check?.stamp.started ?? Date.now(), ...(check === undefined ? {} : takenStamps(check.stamp)) } } : {}),
   });
@@ -112,7 +114,10 @@ export async function buildAfterCheck(options: BuildOptions, start: BuildStart):
     // writeTree emits the manifest too; it is written here instead, last, with the search entry
     // and `builtAt` added.
     // Each skill's files, archive and discovery indexes first: the details name the archive.
-    const withFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base, skillFiles);
+    const withSkillFiles = await writeSkillFiles(content, writer, realpathSync.native(options.contentDir), options.base, skillFiles);
+    // Every record's checks are set from here on.
+    const report = await quality;
+    const withFiles = report === undefined ? withSkillFiles : { ...withSkillFiles, quality: report };
     const shared = cache?.shared;
     const keptDetail = skillFiles === undefined || shared === undefined ? undefined : (skill: SkillRecord) => keepDetail(skillFiles, writer, skill, shared);
     const written = await writeTree(withFiles, (path, data) => (path === MANIFEST_PATH ? Promise.resolve() : emit(path, data)), skillFiles?.kept, keptDetail, pageInputs === undefined ? undefined : pageKeeper(pageMemo, pageInputs, writer.keep));

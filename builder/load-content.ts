@@ -34,11 +34,11 @@ import {
   type SkillJson,
 } from './content-schemas.ts';
 import { changeLogBytes, withChangeLog } from './changes.ts';
-import { readsTextOnDemand, restoreRecord, restoreRecordLazily, withTextOnDemand, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
+import { readsTextOnDemand, restoreRecord, textOffset, restoreRecordLazily, withTextOnDemand, type CachedSkill, type LoadCache, type StoredRecord } from './build-cache.ts';
 import { seedDerived } from './record-memo.ts';
 import { FrontMatterError, parseFrontMatter, type FrontMatter } from '../src/text/front-matter.ts';
 import { QualityPass } from './quality/pass.ts';
-import type { SkillSignals } from './quality/index.ts';
+import type { QualityReport } from './quality/index.ts';
 import type { CategoryDef, Content, PlatformDef, Problem, SkillRecord } from './model.ts';
 import type { SkillSource } from '../src/schemas.ts';
 import { problem, zodProblems } from './problems.ts';
@@ -46,6 +46,7 @@ import { readSkillFolder, type SkillFolder } from './skill-folder.ts';
 import { settledBefore, stampFolder, type FolderStamp } from './folder-stamp.ts';
 import { UnsafeFileError, isMissing, lstatOrUndefined, lstatOrUndefinedSync, readRegularFile } from './safe-read.ts';
 import { identityKey, segmentProblem } from './skill-names.ts';
+import { decodeUtf8, pathProblem, readSkillText, realpathOrUndefined } from './skill-text.ts';
 import { compareCodeUnits } from './sort-orders.ts';
 
 /** What `loadContent` found. */
@@ -67,6 +68,8 @@ export interface LoadResult {
   stamped: number;
   /** `contentFingerprint` of what was loaded; absent when the content folder was not found. */
   fingerprint?: string;
+  /** With `LoadOptions.deferQuality`: resolves to the quality report once every record's `checks` is set. */
+  quality?: Promise<QualityReport>;
 }
 
 /** Options of `loadContent`. */
@@ -78,6 +81,11 @@ export interface LoadOptions {
   previous?: LoadCache<StoredRecord> | undefined;
   /** Compute the quality signals (docs/quality.md); default true. Off only to measure their cost. */
   quality?: boolean | undefined;
+  /**
+   * Return before the quality pass is done (it runs in a thread): the result's `quality` then
+   * resolves once every record's `checks` is set, to the report, and `content.quality` is not set.
+   */
+  deferQuality?: boolean | undefined;
   /**
    * Take each skill folder's file-system stamp (builder/folder-stamp.ts) and keep it in the
    * results (`--incremental`): a folder whose stamp is the one `previous` kept re-uses its result
@@ -148,15 +156,14 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
   const skills: SkillRecord[] = [];
   const skipped = [...found.skipped];
   // Quality's per-skill work runs in a thread while the next skills load.
-  const quality = options.quality === false ? undefined : new QualityPass();
-  // Signals of records from the cache, computed by an earlier build: not computed again.
-  const cachedSignals = new Map<string, SkillSignals>();
+  const quality = options.quality === false ? undefined : new QualityPass(realRoot);
   for (const candidate of found.candidates) {
     const result = loadSkill(context, candidate, collisions.get(candidate.dir) ?? []);
     problems.push(...result.problems);
     if (result.record !== undefined) {
       const entry = context.next.get(candidate.dir);
-      if (entry?.signals !== undefined) cachedSignals.set(result.record.id, entry.signals);
+      // Signals of records from the cache, computed by an earlier build: not computed again.
+      if (entry?.signals !== undefined) quality?.stored(result.record.id, entry.signals);
       else quality?.add(result.record);
       const record = releaseText(realRoot, result.record);
       skills.push(record);
@@ -166,22 +173,26 @@ export async function loadContent(contentDir: string, options: LoadOptions = {})
   skills.sort((a, b) => compareCodeUnits(a.id, b.id));
   skipped.sort(compareCodeUnits);
   // Quality looks at every skill at once (copies); the build cache stores records without it.
-  const computed = await quality?.finish(skills, cachedSignals);
-  if (computed !== undefined) {
+  const checked = quality?.finish(skills, textOffset, (skill) => context.next.get(skill.dir)?.signals).then((computed) => {
     for (const skill of skills) {
       // Set in place: a copy would read the SKILL.md text of every record restored without it.
       skill.checks = computed.checks.get(skill.id)!;
-      // Every record's signals, for the next build's cache.
+      // The signals computed by this load, for the next build's cache.
       const entry = context.next.get(skill.dir);
-      const signals = computed.signals.get(skill.id);
+      const signals = computed.texts.get(skill.id);
       if (entry === undefined || signals === undefined || entry.signals === signals) continue;
       entry.signals = signals;
       delete entry.line;
       delete entry.inBase;
     }
-  }
+    return computed.report;
+  });
+  // Awaited by the caller, which may do other work first: never left unhandled meanwhile.
+  checked?.catch(() => undefined);
+  const report = options.deferQuality === true ? undefined : await checked;
   return {
-    content: { skills, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], ...(computed === undefined ? {} : { quality: computed.report }) },
+    content: { skills, categories: categories?.categories ?? [], platforms: platforms?.platforms ?? [], ...(report === undefined ? {} : { quality: report }) },
+    ...(options.deferQuality === true && checked !== undefined ? { quality: checked } : {}),
     problems,
     skipped,
     // The stored cache's base file, which the next write may add a delta to (builder/build-cache.ts).
@@ -307,17 +318,6 @@ function textOf(file: string, input: Input, problems: Problem[]): { text: string
   }
   return { text };
 }
-
-/** `bytes` as UTF-8 (a BOM kept as U+FEFF), or undefined when they are not valid UTF-8. */
-function decodeUtf8(bytes: Buffer): string | undefined {
-  try {
-    return UTF8.decode(bytes);
-  } catch {
-    return undefined;
-  }
-}
-
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Every `skills/<owner>/<repo>` folder, sorted. Links at either level are problems (and their
@@ -518,11 +518,8 @@ function restoreStamped(root: string, dir: string, cached: CachedSkill<StoredRec
   const { hash, problems, record, bodyAt, tail, skill, signals, derived } = cached;
   if (record === undefined) return { hash, problems };
   if (skill === undefined || bodyAt === undefined) return undefined;
-  const read = (): string => {
-    // The folder may not have been checked by the load (see `loadSkill`).
-    if (pathProblem(join(root, dir)) !== undefined) throw changedWhileBuilding(dir);
-    return readAgain(root, dir, skill.sha, skill.size);
-  };
+  // The folder may not have been checked by the load (see `loadSkill`).
+  const read = (): string => readSkillText(root, dir, skill.sha, skill.size, true);
   // The stored record becomes the full one: this load is the only one to restore it.
   const full = restoreRecordLazily(record, skill.sha, skill.size, bodyAt, read, tail);
   // The values stored with the record are of the same record (builder/record-memo.ts).
@@ -544,7 +541,7 @@ function releaseText(root: string, record: SkillRecord): SkillRecord {
   record.license = ownCopy(record.license);
   ownStrings(record.frontMatter);
   const { dir, sha, size } = record;
-  return withTextOnDemand(record, offset, () => readAgain(root, dir, sha, size));
+  return withTextOnDemand(record, offset, () => readSkillText(root, dir, sha, size));
 }
 
 /** `text` with characters of its own (a JSON round trip keeps every string as it is, lone surrogates included). */
@@ -561,38 +558,6 @@ function ownStrings(value: unknown): void {
     if (typeof item === 'string') target[key] = ownCopy(item);
     else ownStrings(item);
   }
-}
-
-/**
- * The text of `dir`/SKILL.md read again, when its bytes are still those loaded (size and SHA-256);
- * a file changed since is this build's to refuse.
- */
-function readAgain(root: string, dir: string, sha: string, size: number): string {
-  let bytes: Buffer | undefined;
-  try {
-    bytes = readRegularFile(join(root, dir, 'SKILL.md'), undefined, undefined, scratchOf);
-  } catch {
-    bytes = undefined;
-  }
-  const same = bytes !== undefined && bytes.length === size && createHash('sha256').update(bytes).digest('hex') === sha;
-  const text = same ? decodeUtf8(bytes!) : undefined;
-  if (text === undefined) throw changedWhileBuilding(dir);
-  return text;
-}
-
-/**
- * The buffer `readAgain` reads into, grown as needed: the text is decoded from it at once, and a
- * buffer of its own per read would be 100k allocations outside the heap per step that reads texts.
- */
-let scratch = Buffer.alloc(0);
-
-function scratchOf(size: number): Buffer {
-  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, 64 * 1024));
-  return scratch;
-}
-
-function changedWhileBuilding(dir: string): Error {
-  return new Error(`${dir}/SKILL.md changed while building: build again`);
 }
 
 /** Problems of the folder names themselves. */
@@ -641,26 +606,6 @@ function evaluateSkill(
   const record = skillRecord(candidate, frontMatter, skill, json, stats, hasIndex === true, context.platforms);
   record.files = folder.files;
   return { problems, record };
-}
-
-/** Why skill folder `abs` cannot be read (gone, or not where discovery saw it), or undefined. */
-function pathProblem(abs: string): string | undefined {
-  const real = realpathOrUndefined(abs);
-  if (real === abs) return undefined;
-  return real === undefined ? 'disappeared while building' : 'resolves outside its place in the content folder';
-}
-
-/**
- * The real path of `path` (sync, like every per-skill read: see `readRegularFile`; native: one
- * system call where the JavaScript version lstat-s every parent), or undefined when missing.
- */
-function realpathOrUndefined(path: string): string | undefined {
-  try {
-    return realpathSync.native(path);
-  } catch (error) {
-    if (isMissing(error)) return undefined;
-    throw error;
-  }
 }
 
 /** The entries of folder `path` by name (links not followed); empty when it disappeared. */

@@ -150,6 +150,7 @@ describe('a stored line the build cache does not trust', () => {
       ['the text after it', (line) => (line.tail[0] = line.tail[0]!.replace(/^[^,]+/, 'raw'))],
       ['a field twice after it', (line) => (line.tail[0] = line.tail[0]!.replace(/^([^,]+),[^,]+/, '$1,$1'))],
       ['no values after the names', (line) => (line.tail = [line.tail[0]!])],
+      ['no signals after the values', (line) => (line.tail = line.tail.slice(0, 2))],
       ['fields after a line of no record', (line) => {
         delete (line as { record?: unknown }).record;
         delete (line as { derived?: unknown }).derived;
@@ -160,7 +161,8 @@ describe('a stored line the build cache does not trust', () => {
       expect(readLoadCache(dir, root), what).toBeDefined();
       rewriteFirstLine(file, (text) => {
         const [json, ...tail] = text.split('\t');
-        expect(tail, 'the fields parsed on demand').toHaveLength(2);
+        // The fields parsed on demand (names, values), then the quality signals.
+        expect(tail, 'the parts after the line\'s JSON').toHaveLength(3);
         const line = { ...(JSON.parse(json!) as Omit<Line, 'tail'>), tail } as Line;
         edit(line);
         const { tail: after, ...head } = line;
@@ -192,7 +194,7 @@ describe('the fields a stored line holds apart', () => {
     record.stats = stats;
     expect(record.stats).toBe(stats);
     // One value short, the checksum sound: the line is taken, the first read of a field fails.
-    rewriteFirstLine(file, (line) => line.replace(/\t\[(.*)\]$/, (_, values: string) => `\t${JSON.stringify((JSON.parse(`[${values}]`) as unknown[]).slice(1))}`));
+    rewriteFirstLine(file, (line) => line.replace(/\t\[([^\t]*)\]\t/, (_, values: string) => `\t${JSON.stringify((JSON.parse(`[${values}]`) as unknown[]).slice(1))}\t`));
     const damaged = restore([...readLoadCache(dir, root)!.skills.values()][0]!);
     expect(damaged.id).toBe([...cache!.skills.values()][0]!.record!.id);
     expect(() => damaged.stats).toThrow(`the build cache line of ${damaged.dir} holds no values`);

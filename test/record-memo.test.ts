@@ -104,8 +104,8 @@ describe('values derived from each record, kept in the build cache', () => {
     const text = readFileSync(file, 'utf8');
     const newline = text.indexOf('\n');
     const header = JSON.parse(text.slice(0, newline)) as { version: number };
-    expect(header.version).toBe(6);
-    writeFileSync(file, `${JSON.stringify({ ...header, version: 5 })}${text.slice(newline)}`);
+    expect(header.version).toBe(7);
+    writeFileSync(file, `${JSON.stringify({ ...header, version: 6 })}${text.slice(newline)}`);
     expect(readLoadCache(cacheDir, realpathSync.native(content))).toBeUndefined();
 
     // An edit, so the build cannot answer from its no-change record either.

@@ -430,8 +430,9 @@ export function defineContractSuite(name: string, setup: () => Promise<ContractH
             pushedAt: skill.pushedAt,
             author: skill.author,
             installCommands: skill.installCommands,
-            // The quality signals of the whole directory (builder/quality/), as the build computed them.
-            checks: skill.checks,
+            // The quality signals of the whole directory (builder/quality/), as the build computed them (to JSON:
+            // the checks of a skill whose signals were stored parse their profiles and flags when read).
+            checks: skill.checks === undefined ? undefined : JSON.parse(JSON.stringify(skill.checks)),
             files: skill.files?.map(({ path, size, sha256 }) => ({ path, size, sha256 })),
             archive: skill.archive,
           });
