@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../builder/build.ts';
 import type { Problem } from '../builder/model.ts';
-import { buildInThread } from '../cli/build-thread.ts';
+import { BUILD_HEAP_GROWING_PERCENT, buildHeapGrowingPercent, buildInThread } from '../cli/build-thread.ts';
 import { createContentFolder, tempDir } from './helpers/fixture-content.ts';
 import { readTree } from './helpers/read-tree.ts';
 
@@ -36,6 +36,18 @@ describe('buildInThread', () => {
     expect(steps[0]).toBe('loading content');
     expect(steps.some((s) => s.startsWith('building the search index'))).toBe(true);
     expect(await readTree(`${out}-thread`)).toEqual(await readTree(out));
+  });
+
+  it('lets the heap grow by V8\'s own factor only in an incremental build whose build cache is there', async () => {
+    const { content, out } = await folders();
+    const cacheDir = `${out}-cache`;
+    const options = { contentDir: content, outDir: out, cacheDir, incremental: true };
+    expect(buildHeapGrowingPercent({ contentDir: content, outDir: out })).toBe(BUILD_HEAP_GROWING_PERCENT);
+    expect(buildHeapGrowingPercent(options)).toBe(BUILD_HEAP_GROWING_PERCENT);
+    await buildInThread(options);
+    expect(buildHeapGrowingPercent(options)).toBe(0);
+    expect(buildHeapGrowingPercent({ ...options, incremental: false })).toBe(BUILD_HEAP_GROWING_PERCENT);
+    expect(buildHeapGrowingPercent({ ...options, cacheDir: `${cacheDir}-other` })).toBe(BUILD_HEAP_GROWING_PERCENT);
   });
 
   it('fails as runBuild fails: a BuildError keeps its name and problems, the output untouched', async () => {
