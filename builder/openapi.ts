@@ -8,7 +8,8 @@
 import { z } from 'zod';
 import { STATUS_OF, type ErrorCode } from '../src/errors.ts';
 import { API_PREFIX, FORMAT_VERSION } from '../src/paths.ts';
-import { endpointList, type ResponseSpec } from '../src/endpoints.ts';
+import { ENDPOINT_DOCS } from '../src/endpoint-docs.ts';
+import { endpointList, type EndpointName, type ResponseSpec } from '../src/endpoints.ts';
 import { zodQuery } from '../src/param-zod.ts';
 import * as S from '../src/schemas.ts';
 
@@ -130,8 +131,8 @@ function endpoints(): Endpoint[] {
       path: e.path.replace(/[:*]([A-Za-z]+)/g, '{$1}'),
       root: !e.path.startsWith(`/${API_PREFIX}/`),
       operationId,
-      summary: e.summary,
-      description: e.description,
+      summary: ENDPOINT_DOCS[operationId as EndpointName].summary,
+      description: ENDPOINT_DOCS[operationId as EndpointName].description,
       ...(hasPath ? { pathParams: zodQuery(e.pathParams, 'openapi') } : {}),
       ...(hasQuery ? { query: zodQuery(e.query, 'openapi') } : {}),
       response: e.response,

@@ -1,7 +1,8 @@
 /**
  * The endpoint table: every route the runtime handler answers, declared once. An entry holds the
  * route's path pattern, its parameters (src/param-spec.ts), its answer (in a file of its own,
- * loaded on first use), its response and errors, and its description for people and agents.
+ * loaded on first use), its response and errors; its description for people and agents is in
+ * src/endpoint-docs.ts, by the same name (the runtime's bundles carry this table, not those words).
  * Derived from it:
  *
  * - the handler's routing (`matchRoute`, src/route.ts) and query validation (`readQuery`);
@@ -113,8 +114,6 @@ export interface Endpoint<P extends string = string, Q extends QuerySpec = Query
   readonly response: R;
   /** Error codes the route answers with, besides SERVER_ERROR. */
   readonly errors: readonly ErrorCode[];
-  readonly summary: string;
-  readonly description: string;
   /** Costly to answer (a search): a busy host runs few at once (src/fair.ts). */
   readonly heavy?: boolean;
   /** Not a method of the typed client (a compatibility route, or one only some hosts answer). */
@@ -127,11 +126,9 @@ export interface Endpoint<P extends string = string, Q extends QuerySpec = Query
    * handler (`isHandlerPath` is false: a static host's own 404, 405 to POST).
    */
   readonly hosted?: true;
-  /** The MCP tool of this route (src/node/mcp.ts). */
+  /** The MCP tool of this route (src/node/mcp.ts); its title and description are in src/endpoint-docs.ts. */
   readonly mcp?: {
     readonly tool: string;
-    readonly title: string;
-    readonly description: string;
     /** Query parameters the tool leaves out. */
     readonly omit?: readonly string[];
   };
@@ -232,9 +229,7 @@ export const ENDPOINTS = {
     answer: async () => (await skills()).listSkills,
     response: 'SkillListResponse',
     errors: ['INVALID_PARAMS'],
-    summary: 'List skills',
-    description: 'Every skill, paged, sorted and filtered by category (subcategories included) and platform.',
-    mcp: { tool: 'list_skills', title: 'List skills', description: 'List skills, paged, sorted (stars, updated or name) and filtered by category slug and platform id.' },
+    mcp: { tool: 'list_skills' },
     staticFile: (_path, params) => staticListFile(params),
   }),
   searchSkills: endpoint({
@@ -244,22 +239,8 @@ export const ENDPOINTS = {
     answer: async () => (await skills()).searchSkills,
     response: 'SearchResponse',
     errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
-    summary: 'Search skills',
-    description:
-      'Full-text search with the query syntax `term`, `"a phrase"`, `name:term` (also `description:`, `content:`), `-term`, `prefix*`; ' +
-      'every positive clause must match. Results are ordered by `score` (exact full terms, field weight, stars, recency), ties by id. ' +
-      'Highlights wrap matched words in `<mark>`…`</mark>`; everything else in them is HTML-escaped. ' +
-      '`hasMarketplace` is accepted as an alias of `hasIndex`.',
     heavy: true,
-    mcp: {
-      tool: 'search_skills',
-      title: 'Search skills',
-      description:
-        'Full-text search of the skills directory; a plain sentence works ("merge several PDF files into one"). ' +
-        'Query syntax: plain terms (other forms and synonyms of a word match too; when fewer than 10 skills hold every term, the skills holding the most follow them and meta.relaxed is true), "an exact phrase", ' +
-        'name:term / description:term / content:term to restrict a term to a field, -term to exclude, prefix* for a prefix. ' +
-        'Results are ranked by relevance; each has id ("owner/repo"), name, description and stars.',
-    },
+    mcp: { tool: 'search_skills' },
   }),
   autocomplete: endpoint({
     path: '/api/v1/skills/autocomplete',
@@ -268,14 +249,8 @@ export const ENDPOINTS = {
     answer: async () => (await skills()).autocomplete,
     response: 'AutocompleteResponse',
     errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
-    summary: 'Autocomplete a query',
-    description: 'Completions of the last word of `q`, each with the number of skills matching the completed query; by count, then text.',
     heavy: true,
-    mcp: {
-      tool: 'autocomplete',
-      title: 'Complete a search query',
-      description: 'Completions of the last word of a partial query, each with the number of skills the completed query finds.',
-    },
+    mcp: { tool: 'autocomplete' },
   }),
   getSkill: endpoint({
     path: '/api/v1/skills/:owner/:repo',
@@ -284,14 +259,7 @@ export const ENDPOINTS = {
     answer: async () => (await skills()).skillDetail,
     response: 'SkillDetailResponse',
     errors: ['NOT_FOUND'],
-    summary: 'Get a skill',
-    description: 'The skill detail: the summary fields with the full description, the Markdown body and repository metadata.',
-    mcp: {
-      tool: 'get_skill',
-      title: 'Get a skill',
-      description:
-        'One skill by owner and repo (its id is "owner/repo"): full description, Markdown instructions, license, author, categories, platforms, install commands and, for imported skills, its source repository.',
-    },
+    mcp: { tool: 'get_skill' },
     staticFile: (path) => skillFile(path, 'detail'),
   }),
   getSkillFile: endpoint({
@@ -313,10 +281,6 @@ export const ENDPOINTS = {
     answer: async () => (await import('./files.ts')).skillFile,
     response: { media: '*/*', description: 'the bytes of the file' },
     errors: ['NOT_FOUND'],
-    summary: 'Get one file of a skill',
-    description:
-      "The raw bytes of one file of the skill's folder (`path` as the detail's `files` lists it), with its media type, an ETag from its SHA-256, " +
-      'and `Content-Security-Policy: sandbox`. A static file at the same path. `..`, encoded separators, NUL and double encoding are NOT_FOUND.',
     staticFile: (path) => skillFilePath(path.owner, path.repo, path.path),
   }),
   getSkillArchive: endpoint({
@@ -326,8 +290,6 @@ export const ENDPOINTS = {
     answer: async () => (await import('./files.ts')).skillArchive,
     response: { media: 'application/gzip', description: 'the bytes of the file' },
     errors: ['NOT_FOUND'],
-    summary: 'Get the skill folder as a .tar.gz',
-    description: "Every file of the skill's folder as a deterministic ustar `.tar.gz` (sorted entries, time 0, owner 0, modes 0644/0755); size and SHA-256 in the detail's `archive`.",
     staticFile: (path) => skillArchivePath(path.owner, path.repo),
   }),
   getSkillContent: endpoint({
@@ -337,9 +299,7 @@ export const ENDPOINTS = {
     answer: async () => (await skills()).skillContent,
     response: 'SkillContentResponse',
     errors: ['NOT_FOUND'],
-    summary: 'Get the raw SKILL.md',
-    description: 'The raw SKILL.md text, front matter included, with its SHA-256 hex and byte size.',
-    mcp: { tool: 'get_skill_content', title: "Get a skill's SKILL.md", description: 'The raw SKILL.md of a skill (front matter included) with its SHA-256 and size in bytes.' },
+    mcp: { tool: 'get_skill_content' },
     staticFile: (path) => skillFile(path, 'content'),
   }),
   getSkillStats: endpoint({
@@ -349,9 +309,7 @@ export const ENDPOINTS = {
     answer: async () => (await skills()).skillStats,
     response: 'SkillStatsResponse',
     errors: ['NOT_FOUND'],
-    summary: 'Get usage statistics',
-    description: 'Views, installs, favorites and the star history (dates ascending).',
-    mcp: { tool: 'get_skill_stats', title: "Get a skill's usage statistics", description: 'Views, installs, favorites and the star history (date and stars, oldest first) of a skill.' },
+    mcp: { tool: 'get_skill_stats' },
     staticFile: (path) => skillFile(path, 'stats'),
   }),
   listCategories: endpoint({
@@ -361,13 +319,7 @@ export const ENDPOINTS = {
     answer: async () => (await categories()).listCategories,
     response: 'CategoryListResponse',
     errors: ['INVALID_PARAMS'],
-    summary: 'List categories',
-    description: 'Every top-level category with its subcategories and skill counts, in the requested language.',
-    mcp: {
-      tool: 'list_categories',
-      title: 'List categories',
-      description: 'Every category with its slug, name, description, skill count and subcategories; use a slug as the category filter of list_skills or search_skills.',
-    },
+    mcp: { tool: 'list_categories' },
     staticFile: (_path, params) => staticCategoryFile(undefined, params),
   }),
   getCategory: endpoint({
@@ -377,9 +329,7 @@ export const ENDPOINTS = {
     answer: async () => (await categories()).getCategory,
     response: 'CategoryDetailResponse',
     errors: ['INVALID_PARAMS', 'NOT_FOUND'],
-    summary: 'Get a category',
-    description: 'One category or subcategory with its 5 most-starred skills (`topSkills`, ties by id).',
-    mcp: { tool: 'get_category', title: 'Get a category', description: 'One category (top-level or subcategory) with its subcategories and its five most-starred skills.' },
+    mcp: { tool: 'get_category' },
     staticFile: (path, params) => staticCategoryFile(path.slug, params),
   }),
   listCategorySkills: endpoint({
@@ -389,14 +339,7 @@ export const ENDPOINTS = {
     answer: async () => (await categories()).listCategorySkills,
     response: 'SkillListResponse',
     errors: ['INVALID_PARAMS', 'NOT_FOUND'],
-    summary: 'List the skills of a category',
-    description: 'Like `GET /skills?category={slug}`; a `category` parameter narrows further (intersection).',
-    mcp: {
-      tool: 'list_category_skills',
-      title: "List a category's skills",
-      description: 'The skills of one category (and its subcategories), paged, sorted and filtered like list_skills.',
-      omit: ['category'],
-    },
+    mcp: { tool: 'list_category_skills', omit: ['category'] },
     staticFile: (path, params) => staticListFile(params, path.slug),
   }),
   listChanges: endpoint({
@@ -406,19 +349,7 @@ export const ENDPOINTS = {
     answer: async () => (await import('./changes.ts')).listChanges,
     response: 'ChangesResponse',
     errors: ['INVALID_PARAMS'],
-    summary: 'The change log',
-    description:
-      'Every skill added, updated (its files or descriptive metadata changed) or removed, oldest first, as the builds saw them; ' +
-      'entries only ever append. `meta.cursor` is the `since` of the next request: from it the answer holds only newer entries ' +
-      '(none: `data: []`, the same cursor). A removed skill keeps its entries; its detail is 404. ' +
-      'A cursor this log does not hold (another directory, a log started over) is INVALID_PARAMS naming `since`: start again without it.',
-    mcp: {
-      tool: 'list_changes',
-      title: 'List changes to the directory',
-      description:
-        'The change log, oldest first: each entry says a skill (id "owner/repo") was added, updated or removed, when, and its state hash. ' +
-        'Pass meta.cursor of an answer as since to get only what changed after it; no since starts from the beginning.',
-    },
+    mcp: { tool: 'list_changes' },
     staticFile: (_path, params) => staticChangesFile(params),
   }),
   compatSearch: endpoint({
@@ -428,10 +359,6 @@ export const ENDPOINTS = {
     answer: async () => (await import('./compat.ts')).compatSearch,
     response: 'CompatSearchResponse',
     errors: ['INVALID_PARAMS', 'INVALID_QUERY', 'QUERY_TOO_LONG', 'INVALID_SYNTAX'],
-    summary: 'Search, in the shape of the open skills CLI',
-    description:
-      'A compatibility route for the `skills` CLI (`SKILLS_API_URL`): the search of `/api/v1/skills/search` (same syntax and errors) ' +
-      "answered as `{ skills: [{ id, name, source, installs }] }`; `owner` keeps one owner's skills among the best 100 matches.",
     heavy: true,
     client: false,
   }),
@@ -444,11 +371,6 @@ export const ENDPOINTS = {
     answer: async () => notHosted,
     response: { media: 'application/json', description: 'the JSON-RPC answer: a response, or an array of them for a batch' },
     errors: ['RATE_LIMITED'],
-    summary: 'MCP over Streamable HTTP (Node server)',
-    description:
-      'The directory as MCP tools, resources, a prompt and skills (the Skills Extension), stateless: POST JSON-RPC messages, ' +
-      'each answered as JSON, never an event stream; GET and DELETE are 405 (no sessions). Answered by the Node server only; ' +
-      'a server listening on loopback refuses a Host or Origin naming another machine (403). docs/mcp.md.',
     client: false,
   }),
 };

@@ -4,7 +4,8 @@
  * the table.
  */
 import { describe, expect, it } from 'vitest';
-import { AUTOCOMPLETE_DEFAULT, AUTOCOMPLETE_MAX, MAX_QUERY_LENGTH, endpointList } from '../src/endpoints.ts';
+import { ENDPOINT_DOCS } from '../src/endpoint-docs.ts';
+import { AUTOCOMPLETE_DEFAULT, AUTOCOMPLETE_MAX, MAX_QUERY_LENGTH, endpointList, type EndpointName } from '../src/endpoints.ts';
 import { matchPattern, matchRoute } from '../src/route.ts';
 import * as S from '../src/schemas.ts';
 import * as search from '../src/search/index.ts';
@@ -26,6 +27,18 @@ describe('the endpoint table', () => {
     expect(matchRoute(`/repo${sample}`, '/repo/')?.name).toBe(name);
     expect(typeof (await endpoint.answer())).toBe('function');
     if (endpoint.mcp !== undefined) expect(endpoint.mcp.tool).toMatch(/^[a-z_]+$/);
+    // Its words (src/endpoint-docs.ts): a summary and a description, and its MCP tool's when it has one, only then.
+    const docs = ENDPOINT_DOCS[name as EndpointName];
+    expect(docs.summary.length).toBeGreaterThan(5);
+    expect(docs.description.length).toBeGreaterThan(20);
+    expect(docs.mcp !== undefined).toBe(endpoint.mcp !== undefined);
+  });
+
+  it('leaves the routes\' words out of the Service Worker\'s bundle, and the path parameters\' in (a 404 names them)', async () => {
+    const { bundleScript, SCRIPTS } = await import('../builder/site.ts');
+    const script = await bundleScript(SCRIPTS.find((s) => s.out === 'sw.js')!, process.cwd());
+    for (const [name] of endpointList()) expect(script).not.toContain(ENDPOINT_DOCS[name as EndpointName].description.slice(0, 40));
+    expect(script).toContain('owner segment of the skill id');
   });
 
   it('routes a last `*name` parameter over the rest of the path, each segment decoded and checked', () => {

@@ -18,6 +18,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { ResponseOf, SkillsClient } from '../client.ts';
+import { ENDPOINT_DOCS } from '../endpoint-docs.ts';
 import { endpointList, type ENDPOINTS, type EndpointName } from '../endpoints.ts';
 import { isApiError } from '../errors.ts';
 import { zodQuery } from '../param-zod.ts';
@@ -79,7 +80,8 @@ export function createMcpServer(client: SkillsClient, version: string, source = 
   // API's response schema out, answered by the client method of the same endpoint.
   for (const [name, endpoint] of endpointList()) {
     if (endpoint.mcp === undefined || typeof endpoint.response !== 'string') continue;
-    const { tool, title, description, omit = [] } = endpoint.mcp;
+    const { tool, omit = [] } = endpoint.mcp;
+    const { title, description } = ENDPOINT_DOCS[name as EndpointName].mcp!;
     const pathNames = Object.keys(endpoint.pathParams);
     const query = Object.fromEntries(Object.entries(endpoint.query).filter(([param]) => !omit.includes(param)));
     const method = client[name as keyof SkillsClient] as (...args: unknown[]) => Promise<object>;
