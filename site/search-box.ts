@@ -9,6 +9,19 @@ export function syncSearchBox(q: string): void {
   if (document.activeElement !== input) input.value = q;
 }
 
+/**
+ * What the box holds once suggestion `text` is chosen while it held `typed`: the reader's own
+ * words with the last one completed, when the suggestion's last word completes it (a suggestion is
+ * the normalized query, its request words dropped and its case folded, which searches the same);
+ * else the suggestion itself.
+ */
+export function chosenText(typed: string, text: string): string {
+  const last = /\S+$/.exec(typed);
+  const completed = /\S+$/.exec(text)?.[0];
+  if (last === null || completed === undefined || !completed.toLowerCase().startsWith(last[0].toLowerCase())) return text;
+  return typed.slice(0, last.index) + completed;
+}
+
 /** Wire the search box: submit navigates with `go`, typing asks for suggestions, `/` focuses it. */
 export function setupSearchBox(go: (hash: string) => void): void {
   const form = document.getElementById('search') as HTMLFormElement;
@@ -54,8 +67,8 @@ export function setupSearchBox(go: (hash: string) => void): void {
             // mousedown, not click: it comes before the input's blur closes the list.
             onmousedown: (event) => {
               event.preventDefault();
-              input.value = suggestion.text;
-              submit(suggestion.text);
+              input.value = chosenText(input.value, suggestion.text);
+              submit(input.value);
             },
           },
           h('span', { class: 'text' }, suggestion.text),
@@ -98,7 +111,7 @@ export function setupSearchBox(go: (hash: string) => void): void {
       close();
     } else if (event.key === 'Enter' && active >= 0) {
       event.preventDefault();
-      input.value = items[active]!.text;
+      input.value = chosenText(input.value, items[active]!.text);
       submit(input.value);
     }
   });

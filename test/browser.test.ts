@@ -227,6 +227,23 @@ describe.skipIf(CHROMIUM === undefined)('demo page and Service Worker in Chromiu
     await page.waitForSelector('.results .result');
   });
 
+  it('keeps the reader\'s own words when a completion is chosen, the last one completed', async () => {
+    await open(page, `${server.url}/#/`);
+    const typed = 'How do I fix Kub';
+    await page.locator('#q').pressSequentially(typed);
+    await page.waitForSelector('#suggestions li');
+    const expected = (await answerOf(reference, `/api/v1/skills/autocomplete?q=${encodeURIComponent(typed)}&limit=6`)).body as { data: Array<{ text: string }> };
+    // The API's suggestion is the normalized query: request words dropped, case folded.
+    const suggestion = expected.data[0]!.text;
+    expect(suggestion.startsWith('how')).toBe(false);
+    const chosen = `How do I fix ${suggestion.split(' ').at(-1)}`;
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((q) => new URLSearchParams(location.hash.split('?')[1]).get('q') === q, chosen);
+    expect(await page.locator('#q').inputValue()).toBe(chosen);
+    await page.waitForSelector('.results .result');
+  });
+
   it('shows a search error as its code, in words a reader understands, with a way back', async () => {
     await open(page, `${server.url}/#/search?q=a`);
     expect(await page.locator('.error').getAttribute('data-code')).toBe('INVALID_QUERY');
