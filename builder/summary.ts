@@ -4,7 +4,7 @@
  */
 import type { SkillContent, SkillDetail, SkillStats, SkillSummary } from '../src/schemas.ts';
 import type { SkillRecord } from './model.ts';
-import { qualitySummary, StoredChecks } from './quality/index.ts';
+import { qualitySummary } from './quality/index.ts';
 
 /** Longest summary description, `…` included (docs/decisions.md §4). */
 export const SUMMARY_DESCRIPTION_MAX = 200;
@@ -69,8 +69,7 @@ export function toDetail(skill: SkillRecord): SkillDetail {
     author: { name: skill.author.name, avatar: skill.author.avatar },
     installCommands: sortedRecord(skill.installCommands),
     ...(skill.source === undefined ? {} : { source: skill.source }),
-    // A plain object (the checks of a stored skill parse their profiles and flags when read).
-    ...(skill.checks === undefined ? {} : { checks: skill.checks instanceof StoredChecks ? skill.checks.toJSON() : skill.checks }),
+    ...(skill.checks === undefined ? {} : { checks: skill.checks }),
     ...(skill.files === undefined ? {} : { files: skill.files.map(({ path, size, sha256 }) => ({ path, size, sha256 })) }),
     ...(skill.archive === undefined ? {} : { archive: { url: skill.archive.url, size: skill.archive.size, sha256: skill.archive.sha256 } }),
   };

@@ -40,12 +40,12 @@ export interface FinishMessage {
   bodyAt: Float64Array;
 }
 
-/** The `finish` message of `skills`. */
-export function finishMessage(root: string, skills: readonly FinishSkill[]): FinishMessage {
+/** The `finish` message of `skills`, `bodyAt` giving where each one's body starts in its text. */
+export function finishMessage<S extends Omit<FinishSkill, 'bodyAt'>>(root: string, skills: readonly S[], bodyAt: (skill: S) => number): FinishMessage {
   const column = (key: 'id' | 'createdAt' | 'dir' | 'sha'): string => skills.map((skill) => skill[key]).join('\n');
   return {
     kind: 'finish', root, ids: column('id'), createdAt: column('createdAt'), dirs: column('dir'), shas: column('sha'),
-    sizes: Float64Array.from(skills, (skill) => skill.size), bodyAt: Float64Array.from(skills, (skill) => skill.bodyAt),
+    sizes: Float64Array.from(skills, (skill) => skill.size), bodyAt: Float64Array.from(skills, bodyAt),
   };
 }
 

@@ -8,7 +8,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { startWorker } from '../threads.ts';
-import { compareSkills, signalsOfText, signalsText, skillSignals, StoredChecks, type QualityInput, type QualityReport, type SkillChecks, type SkillSignals } from './index.ts';
+import { computeQuality, signalsOfText, signalsText, StoredChecks, type QualityInput, type QualityReport, type SkillChecks, type SkillSignals } from './index.ts';
 import { finishMessage, type FinishSkill, type QualityOutcome, type ThreadAnswer, type ThreadMessage } from './messages.ts';
 
 /** Skills per message: few enough to start early, enough to keep messages few. */
@@ -106,7 +106,7 @@ export class QualityPass {
       worker.ref();
       answer = await new Promise<ThreadAnswer | undefined>((resolve) => {
         this.#answer = resolve;
-        this.#post(finishMessage(this.#root, skills.map((skill) => ({ id: skill.id, createdAt: skill.createdAt, dir: skill.dir, sha: skill.sha, size: skill.size, bodyAt: bodyAt(skill) }))));
+        this.#post(finishMessage(this.#root, skills, bodyAt));
       });
       this.#answer = undefined;
       this.#worker = undefined;
@@ -130,16 +130,16 @@ function checksOf<S extends PassSkill>(skills: readonly S[], outcome: QualityOut
   return { checks, report: outcome.report, texts };
 }
 
-/** The whole pass on the build's thread (no thread, or one that failed). */
+/** The whole pass on the build's thread (no thread, or one that failed), as `computeQuality` makes it. */
 function here<S extends PassSkill>(skills: readonly S[], storedOf: (skill: S) => string | undefined): QualityResult {
-  const own = new Map<string, SkillSignals>();
-  const texts = new Map<string, string>();
+  const stored = new Map<string, SkillSignals>();
   for (const skill of skills) {
     const text = storedOf(skill);
-    const stored = text === undefined ? undefined : signalsOfText(text);
-    const signals = stored ?? skillSignals(skill);
-    if (stored === undefined) texts.set(skill.id, signalsText(signals));
-    own.set(skill.id, signals);
+    const signals = text === undefined ? undefined : signalsOfText(text);
+    if (signals !== undefined) stored.set(skill.id, signals);
   }
-  return { ...compareSkills(skills, own), texts };
+  const { checks, report, signals } = computeQuality(skills, stored);
+  const texts = new Map<string, string>();
+  for (const [id, own] of signals) if (!stored.has(id)) texts.set(id, signalsText(own));
+  return { checks, report, texts };
 }
