@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { processTerm, scanWords } from '../src/search/options.ts';
+import { ASCII_WORD, isWordCodePoint, processTerm } from '../src/search/options.ts';
 import type { SkillRecord } from './model.ts';
 import { derivedOf } from './record-memo.ts';
 import { compareCodeUnits } from './sort-orders.ts';
@@ -20,6 +20,17 @@ export interface Corpus {
   tokens: Int32Array[];
   /** Per document: where description and content start in `tokens` (2 numbers each). */
   starts: Int32Array;
+}
+
+// Module constants, not the imported bindings: read once per character, an import can cost a
+// getter call each time where modules are compiled to CommonJS (tsx, as the build runs in a clone).
+const IS_ASCII_WORD = ASCII_WORD;
+const isWordAbove = isWordCodePoint;
+
+/** Term numbers of a document so far: `buffer[0, n)`. */
+interface TokenBuffer {
+  buffer: Int32Array;
+  n: number;
 }
 
 /**
@@ -39,19 +50,58 @@ class WordIds {
   private ids = new Int32Array(1 << 15);
   private count = 0;
 
-  /** The term number of `text[start, end)`, computing it with `make(word)` the first time. */
-  get(text: string, start: number, end: number, make: (word: string) => number): number {
-    let h = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  /**
+   * Append the term number of each word of `text` (the words of `scanWords`, src/search/options.ts)
+   * to `out`, leaving out words that are not indexed (-1), computing a word's number with
+   * `make(word)` the first time it is met. Each word is hashed as it is scanned: its units are
+   * read twice (scanned, then compared with the stored word), not three times.
+   */
+  tokenize(text: string, make: (word: string) => number, out: TokenBuffer): void {
+    let start = -1;
+    let h = 0;
+    for (let i = 0; i < text.length; ) {
+      const c = text.charCodeAt(i);
+      let size = 1;
+      let word: boolean;
+      if (c < 128) word = IS_ASCII_WORD[c] === 1;
+      else {
+        const cp = text.codePointAt(i)!;
+        if (cp > 0xffff) size = 2;
+        word = isWordAbove(cp);
+      }
+      if (word) {
+        if (start < 0) {
+          start = i;
+          h = 0x811c9dc5 | 0;
+        }
+        h = Math.imul(h ^ c, 16777619);
+        if (size === 2) h = Math.imul(h ^ text.charCodeAt(i + 1), 16777619);
+      } else if (start >= 0) {
+        this.push(this.find(text, start, i, h, make), out);
+        start = -1;
+      }
+      i += size;
+    }
+    if (start >= 0) this.push(this.find(text, start, text.length, h, make), out);
+  }
+
+  private push(id: number, out: TokenBuffer): void {
+    if (id < 0) return;
+    if (out.n === out.buffer.length) out.buffer = grow(out.buffer, out.n + 1);
+    out.buffer[out.n++] = id;
+  }
+
+  /** The term number of `text[start, end)`, whose units hash to `h` (FNV-1a), computing it with `make(word)` the first time. */
+  private find(text: string, start: number, end: number, h: number, make: (word: string) => number): number {
     const mask = this.slots.length - 1;
     const len = end - start;
     let slot = h & mask;
     for (let e = this.slots[slot]!; e >= 0; e = this.slots[slot]!) {
       if (this.hashes[e] === h && this.length[e] === len) {
-        const at = this.offset[e]!;
-        let k = 0;
-        while (k < len && this.units[at + k] === text.charCodeAt(start + k)) k++;
-        if (k === len) return this.ids[e]!;
+        const at = this.offset[e]! - start;
+        let k = start;
+        while (k < end && this.units[at + k] === text.charCodeAt(k)) k++;
+        if (k === end) return this.ids[e]!;
       }
       slot = (slot + 1) & mask;
     }
@@ -129,8 +179,7 @@ export function tokenizeCorpus(docs: readonly SkillRecord[], cache?: TokenCache)
   const known = new WordIds();
   const tokens: Int32Array[] = [];
   const starts = new Int32Array(docs.length * 2);
-  let buffer = new Int32Array(1024);
-  let n = 0;
+  const out: TokenBuffer = { buffer: new Int32Array(1024), n: 0 };
   for (const [d, skill] of docs.entries()) {
     const hit = cache?.docs.get(documentKey(skill));
     if (hit !== undefined) {
@@ -146,17 +195,13 @@ export function tokenizeCorpus(docs: readonly SkillRecord[], cache?: TokenCache)
       tokens.push(copy);
       continue;
     }
-    n = 0;
-    for (const [f, text] of [skill.name, skill.description, skill.body].entries()) {
-      if (f > 0) starts[d * 2 + f - 1] = n;
-      scanWords(text, (start, end) => {
-        const id = known.get(text, start, end, termOf);
-        if (id < 0) return;
-        if (n === buffer.length) buffer = grow(buffer, n + 1);
-        buffer[n++] = id;
-      });
-    }
-    tokens.push(buffer.slice(0, n));
+    out.n = 0;
+    known.tokenize(skill.name, termOf, out);
+    starts[d * 2] = out.n;
+    known.tokenize(skill.description, termOf, out);
+    starts[d * 2 + 1] = out.n;
+    known.tokenize(skill.body, termOf, out);
+    tokens.push(out.buffer.slice(0, out.n));
   }
   // Renumber in sorted order, so number order is term order.
   const order = found.map((_, i) => i).sort((i, j) => compareCodeUnits(found[i]!, found[j]!));

@@ -80,8 +80,7 @@ const WORD = new RegExp(`${WORD_CHARACTER}+`, 'gu');
  */
 const ASCII_WORD_RUN = /[0-9A-Za-z]+/g;
 const IS_WORD_CHARACTER = new RegExp(`^${WORD_CHARACTER}$`, 'u');
-/** Word character or not: per ASCII code (letters and digits, as `WORD_CHARACTER` reads them), and per other code point once met. */
-const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) => ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 0));
+/** Word character or not, per code point above ASCII once met (`isWordCodePoint`). */
 const OTHER_WORD = new Map<number, boolean>();
 const MARKS = /\p{M}+/gu;
 const ASCII = /^[\x00-\x7f]*$/;
@@ -137,12 +136,9 @@ export function scanWords(text: string, visit: (start: number, end: number) => v
     let word: boolean;
     if (c < 128) word = ASCII_WORD[c] === 1;
     else {
-      // By code point, as the `u` regexp reads (a lone surrogate is no word character).
       const cp = text.codePointAt(i)!;
       if (cp > 0xffff) size = 2;
-      let known = OTHER_WORD.get(cp);
-      if (known === undefined) OTHER_WORD.set(cp, (known = IS_WORD_CHARACTER.test(String.fromCodePoint(cp))));
-      word = known;
+      word = isWordCodePoint(cp);
     }
     if (word) {
       if (start < 0) start = i;
@@ -154,6 +150,21 @@ export function scanWords(text: string, visit: (start: number, end: number) => v
   }
   if (start >= 0) visit(start, text.length);
 }
+
+/**
+ * Whether code point `cp` is a word character, as `WORD_CHARACTER` reads it (by code point, as
+ * the `u` regexp reads: a lone surrogate is none). The one rule of `scanWords` and of the build's
+ * tokenizer (builder/search-corpus.ts), which reads ASCII through `ASCII_WORD` first.
+ */
+export function isWordCodePoint(cp: number): boolean {
+  if (cp < 128) return ASCII_WORD[cp] === 1;
+  let known = OTHER_WORD.get(cp);
+  if (known === undefined) OTHER_WORD.set(cp, (known = IS_WORD_CHARACTER.test(String.fromCodePoint(cp))));
+  return known;
+}
+
+/** Word character or not, per ASCII code: letters and digits, as `WORD_CHARACTER` reads them. */
+export const ASCII_WORD: Readonly<Uint8Array> = Uint8Array.from({ length: 128 }, (_, c) => ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 0));
 
 /** The indexed term of a word, or null when it is not indexed (stop word, empty or too long). */
 export function processTerm(word: string): string | null {
