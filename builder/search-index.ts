@@ -15,7 +15,7 @@
  * about `packBytes`, so a phrase query fetches only the pieces of its candidates.
  *
  * Memory stays near the size of the token stream: each document becomes one Int32Array of term
- * numbers (builder/search-corpus.ts: words are found by `scanWords` and looked up by their
+ * numbers (builder/search-corpus.ts: words are found by `WordIds.tokenize` and looked up by their
  * characters, no string per word of text; an incremental build takes an unchanged document's
  * numbers from its token cache); the occurrences of one range of terms at a time (at most `occurrenceBatch`) are
  * gathered by term into flat typed arrays, then encoded as postings and positions. Chunks are

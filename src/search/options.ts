@@ -124,37 +124,10 @@ export function fold(word: string): string {
 }
 
 /**
- * Call `visit(start, end)` with the UTF-16 range of each word of `text`, in order: the words of
- * `words`, without making a string of each (the build reads 120M words at 100k skills; a string
- * per word and a Map lookup by it cost twice the time of this scan and a table keyed by ranges).
- */
-export function scanWords(text: string, visit: (start: number, end: number) => void): void {
-  let start = -1;
-  for (let i = 0; i < text.length; ) {
-    const c = text.charCodeAt(i);
-    let size = 1;
-    let word: boolean;
-    if (c < 128) word = ASCII_WORD[c] === 1;
-    else {
-      const cp = text.codePointAt(i)!;
-      if (cp > 0xffff) size = 2;
-      word = isWordCodePoint(cp);
-    }
-    if (word) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      visit(start, i);
-      start = -1;
-    }
-    i += size;
-  }
-  if (start >= 0) visit(start, text.length);
-}
-
-/**
  * Whether code point `cp` is a word character, as `WORD_CHARACTER` reads it (by code point, as
- * the `u` regexp reads: a lone surrogate is none). The one rule of `scanWords` and of the build's
- * tokenizer (builder/search-corpus.ts), which reads ASCII through `ASCII_WORD` first.
+ * the `u` regexp reads: a lone surrogate is none): the rule of `words()`, for the build's
+ * tokenizer (builder/search-corpus.ts), which finds the same words without a regexp and reads
+ * ASCII through `ASCII_WORD` first.
  */
 export function isWordCodePoint(cp: number): boolean {
   if (cp < 128) return ASCII_WORD[cp] === 1;
