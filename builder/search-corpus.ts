@@ -36,18 +36,16 @@ interface TokenBuffer {
 /**
  * The term number (or -1: not indexed) of each raw word met, keyed by the word's UTF-16 units in
  * the text, so looking a word up makes no string (words repeat: only a new word is sliced and
- * given to `processTerm`). Open addressing over FNV-1a hashes; the words' units live in one
- * Uint16Array. Emptied when large, to bound memory on text of endless distinct words.
+ * given to `processTerm`). Open addressing over FNV-1a hashes, each slot holding all a probe
+ * reads (at 100k skills the table outgrows the caches: one place to read, not five arrays); the
+ * words' units live in one Uint16Array. Emptied when large, to bound memory on text of endless
+ * distinct words.
  */
 class WordIds {
-  private slots = new Int32Array(1 << 16).fill(-1);
+  /** Per slot: its word's hash, where its units start, their count (-1: an empty slot) and its term number. */
+  private slots = new Int32Array(4 << 16).fill(-1);
   private units = new Uint16Array(1 << 20);
   private used = 0;
-  /** Per entry: where its units start, how many, its hash, its term number. */
-  private offset = new Int32Array(1 << 15);
-  private length = new Int32Array(1 << 15);
-  private hashes = new Int32Array(1 << 15);
-  private ids = new Int32Array(1 << 15);
   private count = 0;
 
   /**
@@ -95,15 +93,17 @@ class WordIds {
 
   /** The term number of `text[start, end)`, whose units hash to `h` (FNV-1a), computing it with `make(word)` the first time. */
   private find(text: string, start: number, end: number, h: number, make: (word: string) => number): number {
-    const mask = this.slots.length - 1;
+    const slots = this.slots;
+    const mask = (slots.length >> 2) - 1;
     const len = end - start;
     let slot = h & mask;
-    for (let e = this.slots[slot]!; e >= 0; e = this.slots[slot]!) {
-      if (this.hashes[e] === h && this.length[e] === len) {
-        const at = this.offset[e]! - start;
+    for (let s = slot << 2; slots[s + 2]! >= 0; s = slot << 2) {
+      if (slots[s] === h && slots[s + 2] === len) {
+        const units = this.units;
+        const at = slots[s + 1]! - start;
         let k = start;
-        while (k < end && this.units[at + k] === text.charCodeAt(k)) k++;
-        if (k === end) return this.ids[e]!;
+        while (k < end && units[at + k] === text.charCodeAt(k)) k++;
+        if (k === end) return slots[s + 3]!;
       }
       slot = (slot + 1) & mask;
     }
@@ -121,27 +121,23 @@ class WordIds {
   private store(text: string, start: number, len: number, h: number, id: number, slot: number): void {
     if (this.used + len > this.units.length) this.units = grow(this.units, this.used + len);
     for (let k = 0; k < len; k++) this.units[this.used + k] = text.charCodeAt(start + k);
-    if (this.count === this.ids.length) {
-      this.offset = grow(this.offset, this.count + 1);
-      this.length = grow(this.length, this.count + 1);
-      this.hashes = grow(this.hashes, this.count + 1);
-      this.ids = grow(this.ids, this.count + 1);
-    }
-    const e = this.count++;
-    this.offset[e] = this.used;
-    this.length[e] = len;
-    this.hashes[e] = h;
-    this.ids[e] = id;
+    const s = slot << 2;
+    this.slots[s] = h;
+    this.slots[s + 1] = this.used;
+    this.slots[s + 2] = len;
+    this.slots[s + 3] = id;
     this.used += len;
-    this.slots[slot] = e;
+    this.count++;
     // At most half full, so probes stay short: double and re-insert every entry.
-    if (this.count * 2 > this.slots.length) {
-      this.slots = new Int32Array(this.slots.length * 2).fill(-1);
-      const mask = this.slots.length - 1;
-      for (let x = 0; x < this.count; x++) {
-        let s = this.hashes[x]! & mask;
-        while (this.slots[s]! >= 0) s = (s + 1) & mask;
-        this.slots[s] = x;
+    if (this.count * 2 > this.slots.length >> 2) {
+      const old = this.slots;
+      const slots = (this.slots = new Int32Array(old.length * 2).fill(-1));
+      const mask = (slots.length >> 2) - 1;
+      for (let x = 0; x < old.length; x += 4) {
+        if (old[x + 2]! < 0) continue;
+        let t = old[x]! & mask;
+        while (slots[(t << 2) + 2]! >= 0) t = (t + 1) & mask;
+        slots.set(old.subarray(x, x + 4), t << 2);
       }
     }
   }
