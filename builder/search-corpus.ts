@@ -37,9 +37,8 @@ interface TokenBuffer {
  * The term number (or -1: not indexed) of each raw word met, keyed by the word's UTF-16 units in
  * the text, so looking a word up makes no string (words repeat: only a new word is sliced and
  * given to `processTerm`). Open addressing over FNV-1a hashes, each slot holding all a probe
- * reads (at 100k skills the table outgrows the caches: one place to read, not five arrays); the
- * words' units live in one Uint16Array. Emptied when large, to bound memory on text of endless
- * distinct words.
+ * reads side by side (at 100k skills the table outgrows the caches); the words' units live in one
+ * Uint16Array. Emptied when large, to bound memory on text of endless distinct words.
  */
 class WordIds {
   /** Per slot: its word's hash, where its units start, their count (-1: an empty slot) and its term number. */
