@@ -118,8 +118,13 @@ const FORMAT = 'skills-api-build-cache';
 const VERSION = 7;
 
 /** The default cache folder: `node_modules/.cache/skills-api` under the working directory. */
-export function defaultCacheDir(): string {
+function defaultCacheDir(): string {
   return resolve('node_modules', '.cache', 'skills-api');
+}
+
+/** The build cache folder of option `cacheDir` (the default's when undefined), resolved. */
+export function resolveCacheDir(cacheDir: string | undefined): string {
+  return resolve(cacheDir ?? defaultCacheDir());
 }
 
 /** The cache file of content folder `contentDir` (a real path) in `cacheDir`. */

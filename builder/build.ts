@@ -19,7 +19,7 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import type { Manifest } from '../src/manifest.ts';
 import { MANIFEST_PATH } from '../src/paths.ts';
-import { defaultCacheDir } from './build-cache.ts';
+import { resolveCacheDir } from './build-cache.ts';
 import type { BuildCheck } from './build-work.ts';
 import type { Problem } from './model.ts';
 import { recoverOutput } from './output.ts';
@@ -98,7 +98,7 @@ export async function runBuild(options: BuildOptions): Promise<BuildReport> {
   const builtAt = builtAtFrom('sourceDateEpoch' in options ? options.sourceDateEpoch : process.env.SOURCE_DATE_EPOCH);
   options.onProgress?.('loading content', 0);
   const incremental = options.incremental === true;
-  const cacheDir = resolve(options.cacheDir ?? defaultCacheDir());
+  const cacheDir = resolveCacheDir(options.cacheDir);
   const out = resolve(options.outDir);
   if (incremental && (cacheDir === out || cacheDir.startsWith(out + sep))) {
     // The output is replaced as a whole and published: a cache there would be deleted or served.

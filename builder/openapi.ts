@@ -127,12 +127,13 @@ function endpoints(): Endpoint[] {
   const routes = endpointList().map(([operationId, e]): Endpoint => {
     const hasPath = Object.keys(e.pathParams).length > 0;
     const hasQuery = Object.keys(e.query).length > 0;
+    const { summary, description } = ENDPOINT_DOCS[operationId as EndpointName];
     return {
       path: e.path.replace(/[:*]([A-Za-z]+)/g, '{$1}'),
       root: !e.path.startsWith(`/${API_PREFIX}/`),
       operationId,
-      summary: ENDPOINT_DOCS[operationId as EndpointName].summary,
-      description: ENDPOINT_DOCS[operationId as EndpointName].description,
+      summary,
+      description,
       ...(hasPath ? { pathParams: zodQuery(e.pathParams, 'openapi') } : {}),
       ...(hasQuery ? { query: zodQuery(e.query, 'openapi') } : {}),
       response: e.response,

@@ -23,9 +23,8 @@
 import type { BuildOptions, BuildReport } from '../builder/build.ts';
 import type { Problem } from '../builder/model.ts';
 import { existsSync, realpathSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
-import { cacheFile, defaultCacheDir } from '../builder/build-cache.ts';
+import { cacheFile, resolveCacheDir } from '../builder/build-cache.ts';
 import { startWorker } from '../builder/threads.ts';
 
 /**
@@ -94,7 +93,7 @@ function errorFrom(posted: { name: string; message: string; stack?: string; prob
 export function buildHeapGrowingPercent(options: BuildOptions): number {
   if (options.incremental !== true) return BUILD_HEAP_GROWING_PERCENT;
   try {
-    return existsSync(cacheFile(resolve(options.cacheDir ?? defaultCacheDir()), realpathSync.native(options.contentDir))) ? 0 : BUILD_HEAP_GROWING_PERCENT;
+    return existsSync(cacheFile(resolveCacheDir(options.cacheDir), realpathSync.native(options.contentDir))) ? 0 : BUILD_HEAP_GROWING_PERCENT;
   } catch {
     return BUILD_HEAP_GROWING_PERCENT;
   }
