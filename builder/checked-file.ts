@@ -12,6 +12,15 @@ import { dirname } from 'node:path';
 
 /** The header and body of `file`, or undefined when it is missing, malformed or fails its checksum. */
 export function readCheckedFile(file: string): { header: Record<string, unknown>; body: string } | undefined {
+  const read = readCheckedBytes(file);
+  return read === undefined ? undefined : { header: read.header, body: read.body.toString('utf8') };
+}
+
+/**
+ * The header and body bytes of `file`, or undefined when it is missing, malformed, not
+ * `accept`ed by its header or fails its checksum.
+ */
+export function readCheckedBytes(file: string, accept?: (header: Record<string, unknown>) => boolean): { header: Record<string, unknown>; body: Buffer } | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
@@ -20,17 +29,12 @@ export function readCheckedFile(file: string): { header: Record<string, unknown>
   }
   const headerEnd = bytes.indexOf(0x0a);
   if (headerEnd === -1) return undefined;
-  let header: unknown;
-  try {
-    header = JSON.parse(bytes.toString('utf8', 0, headerEnd));
-  } catch {
-    return undefined;
-  }
+  const header = parseHeader(bytes.toString('utf8', 0, headerEnd));
+  if (header === undefined || accept?.(header) === false) return undefined;
   // The checksum is of the body's bytes: hashed as read, before they are decoded.
   const body = bytes.subarray(headerEnd + 1);
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) return undefined;
-  if ((header as Record<string, unknown>).checksum !== sha256Hex(body)) return undefined;
-  return { header: header as Record<string, unknown>, body: body.toString('utf8') };
+  if (header.checksum !== sha256Hex(body)) return undefined;
+  return { header, body };
 }
 
 /**

@@ -18,13 +18,141 @@ import { createHash } from 'node:crypto';
 import { lstatSync, rmSync, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MANIFEST_PATH, skillPath } from '../src/paths.ts';
-import { readCheckedLinesWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
+import { readCheckedBytes, readCheckedFile, deltaFile, readCheckedLinesWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
+import { RecordLines } from './record-lines.ts';
 
 const FORMAT = 'skills-api-output-record';
 const VERSION = 1;
 
-/** Output path → `<hash> <size>` of its bytes (`fileKey`). */
-export type OutputRecord = Map<string, string>;
+/**
+ * Output path → `<hash> <size>` of its bytes (`fileKey`), as a Map has them (`get`, `has`, `set`,
+ * `delete`, `size`, iteration). A record read from its file keeps the file's lines as bytes
+ * (builder/record-lines.ts) and marks which of them it holds; `emptyLike` makes a record over the
+ * same lines that holds none of them yet, as an in-place build's record of its new output starts:
+ * a path it then sets with the key the lines have costs a mark, not an entry of its own. Paths
+ * the lines lack, and keys other than theirs, live in a Map beside.
+ */
+export class OutputRecord implements Iterable<[string, string]> {
+  readonly #lines: RecordLines | undefined;
+  /** Per entry of the lines: 1 when this record holds its path. */
+  readonly #present: Uint8Array;
+  /** Paths the lines lack, and present paths of the lines whose key here is another. */
+  readonly #other = new Map<string, string>();
+  #size = 0;
+
+  /** A record of nothing or, with `lines`, of every path they hold (`all`) or of none yet. */
+  constructor(lines?: RecordLines, all = false) {
+    this.#lines = lines;
+    this.#present = new Uint8Array(lines?.capacity ?? 0);
+    if (lines === undefined || !all) return;
+    for (let entry = 0; entry < lines.capacity; entry++) {
+      if (lines.superseded(entry)) continue;
+      this.#present[entry] = 1;
+      this.#size++;
+    }
+  }
+
+  /** A record over the same lines holding no path yet. */
+  emptyLike(): OutputRecord {
+    return new OutputRecord(this.#lines);
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  #entry(path: string): number {
+    return this.#lines === undefined ? -1 : this.#lines.entryOf(path);
+  }
+
+  get(path: string): string | undefined {
+    const other = this.#other.get(path);
+    if (other !== undefined) return other;
+    const entry = this.#entry(path);
+    return entry !== -1 && this.#present[entry] === 1 ? this.#lines!.keyOf(entry) : undefined;
+  }
+
+  /** Whether the record has `path` with key `key` (`get(path) === key`, without making the key's string). */
+  hasKey(path: string, key: string): boolean {
+    const entry = this.#entry(path);
+    if (entry === -1 || this.#present[entry] !== 1) return this.#other.get(path) === key;
+    // A present path of the lines is in `other` only when its key here is another.
+    return this.#other.size === 0 || !this.#other.has(path) ? this.#lines!.keyIs(entry, key) : this.#other.get(path) === key;
+  }
+
+  has(path: string): boolean {
+    const entry = this.#entry(path);
+    return entry !== -1 ? this.#present[entry] === 1 : this.#other.has(path);
+  }
+
+  set(path: string, key: string): this {
+    const entry = this.#entry(path);
+    if (entry === -1) {
+      if (!this.#other.has(path)) this.#size++;
+      this.#other.set(path, key);
+      return this;
+    }
+    const same = this.#lines!.keyIs(entry, key);
+    if (this.#present[entry] !== 1) {
+      this.#present[entry] = 1;
+      this.#size++;
+      if (!same) this.#other.set(path, key);
+    } else if (same) this.#other.delete(path);
+    else this.#other.set(path, key);
+    return this;
+  }
+
+  delete(path: string): boolean {
+    const entry = this.#entry(path);
+    if (entry === -1) {
+      if (!this.#other.delete(path)) return false;
+      this.#size--;
+      return true;
+    }
+    if (this.#present[entry] !== 1) return false;
+    this.#present[entry] = 0;
+    this.#other.delete(path);
+    this.#size--;
+    return true;
+  }
+
+  /** Every path with its key: those of the lines in their order, then the others in the order set. */
+  *entries(): IterableIterator<[string, string]> {
+    const lines = this.#lines;
+    if (lines !== undefined) {
+      for (let entry = 0; entry < lines.capacity; entry++) {
+        if (this.#present[entry] !== 1) continue;
+        const path = lines.pathOf(entry);
+        yield [path, this.#other.get(path) ?? lines.keyOf(entry)];
+      }
+    }
+    for (const [path, key] of this.#other) if (this.#entry(path) === -1) yield [path, key];
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [path] of this.entries()) yield path;
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
+
+  /**
+   * The paths of this record that `other` lacks. Over the same lines (`emptyLike`) a path of the
+   * lines is compared by its mark, without being decoded or looked up.
+   */
+  *missingFrom(other: OutputRecord): IterableIterator<string> {
+    const lines = this.#lines;
+    if (lines === undefined || other.#lines !== lines) {
+      for (const path of this.keys()) if (!other.has(path)) yield path;
+      return;
+    }
+    for (let entry = 0; entry < lines.capacity; entry++) {
+      if (this.#present[entry] === 1 && other.#present[entry] !== 1) yield lines.pathOf(entry);
+    }
+    for (const path of this.#other.keys()) if (lines.entryOf(path) === -1 && !other.has(path)) yield path;
+  }
+}
 
 /** The key of a file's bytes in a record: 128 bits of SHA-256 (base64url) and the size. */
 export function fileKey(data: string | Uint8Array): string {
@@ -68,33 +196,44 @@ export function readOutputRecord(cacheDir: string, out: string): OutputRecord | 
   const identity = outputIdentity(out);
   if (identity === undefined) return undefined;
   const fits = (head: Record<string, unknown>): boolean => head.format === FORMAT && head.version === VERSION && head.output === identity;
-  const record: OutputRecord = new Map();
-  const changes = new Map<string, string | null>();
-  const read = readCheckedLinesWithDelta(recordFile(cacheDir, out), {
-    // A delta describes the output as its build left it; the base, the output of an earlier build.
-    accept: (header, delta) => fits(delta ?? header),
-    line: (line, inBase) => readRecordLine(line, record, inBase ? undefined : changes),
+  const file = recordFile(cacheDir, out);
+  // The delta is small and read first: whether the base is taken depends on it (a delta
+  // describes the output as its build left it; the base, the output of an earlier build).
+  const stored = readCheckedFile(deltaFile(file));
+  let delta: typeof stored;
+  const whole = readCheckedBytes(file, (header) => {
+    delta = stored !== undefined && stored.header.base === header.checksum ? stored : undefined;
+    return fits(delta?.header ?? header);
   });
-  if (read === undefined) return undefined;
-  bases.set(record, { checksum: read.header.checksum as string, delta: changes });
+  if (whole === undefined) return undefined;
+  const lines = RecordLines.parse(whole.body);
+  if (lines === undefined) return undefined;
+  const record = new OutputRecord(lines, true);
+  const changes = new Map<string, string | null>();
+  try {
+    for (const line of delta?.body.split('\n') ?? []) if (!readRecordLine(line, record, changes)) return undefined;
+  } catch {
+    return undefined;
+  }
+  bases.set(record, { checksum: whole.header.checksum as string, delta: changes });
   return record;
 }
 
-/** Read one `<key> <path>` line into `record` (with `changes`, a delta's: key `- -` removes a path); false when malformed. */
-function readRecordLine(line: string, record: OutputRecord, changes?: Map<string, string | null>): boolean {
+/** Read one `<key> <path>` line of a delta into `record` and `changes` (key `- -` removes a path); false when malformed. */
+function readRecordLine(line: string, record: OutputRecord, changes: Map<string, string | null>): boolean {
   if (line === '') return true;
   const second = line.indexOf(' ', line.indexOf(' ') + 1);
   if (second === -1) return false;
   const stored = line.slice(second + 1);
   const path = stored.startsWith('"') ? (JSON.parse(stored) as string) : stored;
   const key = line.slice(0, second);
-  if (changes !== undefined && key === GONE) {
+  if (key === GONE) {
     record.delete(path);
     changes.set(path, null);
     return true;
   }
   record.set(path, key);
-  changes?.set(path, key);
+  changes.set(path, key);
   return true;
 }
 

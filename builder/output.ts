@@ -17,7 +17,7 @@ import { promises as fs, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { commitInPlace, isAlive, openCommit, recoverCommit, type CommitOp } from '../shared/commit-journal.ts';
 import { JsonText, type Emit } from './model.ts';
-import { fileKey, type OutputRecord } from './output-record.ts';
+import { fileKey, OutputRecord } from './output-record.ts';
 import { isMissing, lstatOrUndefined, lstatOrUndefinedSync } from './safe-read.ts';
 import { startWorker } from './threads.ts';
 import type { WriteBatch, WriteDone } from './output-thread.ts';
@@ -169,8 +169,7 @@ async function writeInPlace<T>(
     // Otherwise exactly `previous.size - claimedPrevious` of them are gone: the look-ups stop at the last.
     let gone = previous.size - changes.claimedPrevious;
     if (gone > 0) {
-      for (const path of previous.keys()) {
-        if (record.has(path)) continue;
+      for (const path of previous.missingFrom(record)) {
         ops.push({ path, kind: 'remove' });
         removed.push(path);
         if (--gone === 0) break;
@@ -330,8 +329,9 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
 } {
   const stats: OutputStats = { files: 0, bytes: 0, reused: 0 };
   // With `changes`: every file's key goes into the record; with `changes.previous`, a file whose
-  // key is the previous output's is not written at all (the commit leaves it where it is).
-  const record: OutputRecord | undefined = changes === undefined ? undefined : new Map();
+  // key is the previous output's is not written at all (the commit leaves it where it is). Over
+  // the previous output's record, the new one marks the paths it keeps of it (`emptyLike`).
+  const record: OutputRecord | undefined = changes === undefined ? undefined : (changes.previous?.emptyLike() ?? new OutputRecord());
   if (record !== undefined) stats.record = record;
   const written = new Map<string, string>();
   const running = new Set<Promise<void>>();
@@ -383,14 +383,13 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
       stats.bytes += size;
       if (record !== undefined) {
         const key = fileKey(data);
+        const same = changes?.previous !== undefined && path !== changes.always && changes.previous.hasKey(path, key);
         record.set(path, key);
-        if (changes?.previous !== undefined) {
-          if (path !== changes.always && changes.previous.get(path) === key) {
-            stats.reused += 1;
-            return Promise.resolve();
-          }
-          changes.staged?.push(path);
+        if (same) {
+          stats.reused += 1;
+          return Promise.resolve();
         }
+        if (changes?.previous !== undefined) changes.staged?.push(path);
       }
       // Strings cross to the thread as strings; bytes get a buffer of their own (a view would
       // carry its whole underlying buffer across).
@@ -426,7 +425,7 @@ function stagingWriter(root: string, previous: string | undefined, changes?: { p
     keep: (files) => {
       const previous = changes?.previous;
       if (previous === undefined || record === undefined || failure !== undefined) return false;
-      if (!files.every(([path, key]) => path !== changes?.always && previous.get(path) === key)) return false;
+      if (!files.every(([path, key]) => path !== changes?.always && previous.hasKey(path, key))) return false;
       for (const [path, key] of files) {
         // A path of the record, checked when it was written and just looked up: only claimed.
         claimInPlace(path, true);

@@ -261,7 +261,7 @@ describe('the output record delta', () => {
     // The record's base is as the first build wrote it; what changed is in the delta.
     expect(readFileSync(recordFile)).toEqual(baseBytes);
     expect(existsSync(`${recordFile}.delta`)).toBe(true);
-    const sorted = (record: Map<string, string> | undefined): Map<string, string> => new Map([...(record ?? [])].sort(([a], [b]) => (a < b ? -1 : 1)));
+    const sorted = (record: Iterable<[string, string]> | undefined): Map<string, string> => new Map([...(record ?? [])].sort(([a], [b]) => (a < b ? -1 : 1)));
     expect(sorted(readOutputRecord(cacheDir, out))).toEqual(outputKeys(out));
 
     // A second skill changed, then removed: the delta holds both changes.
