@@ -22,6 +22,8 @@ import { readCheckedBytes, readCheckedFile, deltaFile, readCheckedLinesWithDelta
 import { RecordLines } from './record-lines.ts';
 
 const FORMAT = 'skills-api-output-record';
+/** A text of ASCII characters only, which NFC and lower-casing map one character to one. */
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
 const VERSION = 1;
 
 /**
@@ -135,6 +137,20 @@ export class OutputRecord implements Iterable<[string, string]> {
 
   [Symbol.iterator](): IterableIterator<[string, string]> {
     return this.entries();
+  }
+
+  /**
+   * The paths of this record outside ASCII and those of a length among `lengths`; the other paths
+   * of the lines are not decoded.
+   */
+  *keysOutsideAsciiOr(lengths: ReadonlySet<number>): IterableIterator<string> {
+    const lines = this.#lines;
+    if (lines !== undefined) {
+      for (let entry = 0; entry < lines.capacity; entry++) {
+        if (this.#present[entry] === 1 && lines.outsideAsciiOr(entry, lengths)) yield lines.pathOf(entry);
+      }
+    }
+    for (const path of this.#other.keys()) if (this.#entry(path) === -1 && (lengths.has(path.length) || !ASCII_ONLY.test(path))) yield path;
   }
 
   /**

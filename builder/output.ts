@@ -557,8 +557,7 @@ function foldedOntoKept(fresh: ReadonlyMap<string, string>, record: OutputRecord
   // An ASCII path folds to a key of its own length: only those of a new key's length, and every
   // path outside ASCII, are folded (a record holds hundreds of thousands of paths).
   const lengths = new Set([...fresh.keys()].map((key) => key.length));
-  for (const path of record.keys()) {
-    if (!lengths.has(path.length) && ASCII_ONLY.test(path)) continue;
+  for (const path of record.keysOutsideAsciiOr(lengths)) {
     if (!inPlace.has(path)) continue;
     const other = fresh.get(path.normalize('NFC').toLowerCase());
     if (other !== undefined) return new Error(`output path ${JSON.stringify(other)} written twice (also ${JSON.stringify(path)})`);
@@ -566,5 +565,3 @@ function foldedOntoKept(fresh: ReadonlyMap<string, string>, record: OutputRecord
   return undefined;
 }
 
-/** A text of ASCII characters only, which NFC and lower-casing map one character to one. */
-const ASCII_ONLY = /^[\x00-\x7f]*$/;

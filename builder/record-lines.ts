@@ -20,6 +20,8 @@ export class RecordLines {
   readonly #table: Int32Array;
   /** Entries whose path a later line of the file names again: not in the table, never present. */
   readonly #superseded: Uint8Array;
+  /** Per entry: 1 when its path has a byte outside ASCII, 2 when it is stored quoted. */
+  readonly #wide: Uint8Array;
   /** Paths stored as JSON strings (a line break, or a leading quote), by their text. */
   readonly #quoted: Map<string, number>;
   readonly #quotedText: Map<number, string>;
@@ -34,6 +36,7 @@ export class RecordLines {
     this.#endAt = endAt;
     this.capacity = count;
     this.#superseded = new Uint8Array(count);
+    this.#wide = new Uint8Array(count);
     this.#quoted = new Map();
     this.#quotedText = new Map();
     let size = 1;
@@ -90,10 +93,17 @@ export class RecordLines {
         if (earlier !== undefined) this.#superseded[earlier] = 1;
         this.#quoted.set(path, entry);
         this.#quotedText.set(entry, path);
+        this.#wide[entry] = 2;
         continue;
       }
       let hash = FNV_OFFSET;
-      for (let i = start; i < end; i++) hash = Math.imul(hash ^ bytes[i]!, FNV_PRIME);
+      let any = 0;
+      for (let i = start; i < end; i++) {
+        const byte = bytes[i]!;
+        any |= byte;
+        hash = Math.imul(hash ^ byte, FNV_PRIME);
+      }
+      if (any >= 0x80) this.#wide[entry] = 1;
       for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
         const found = this.#table[slot]!;
         if (found === 0) {
@@ -178,6 +188,15 @@ export class RecordLines {
   /** Whether entry `entry` is superseded by a later line of its path. */
   superseded(entry: number): boolean {
     return this.#superseded[entry] === 1;
+  }
+
+  /** Whether entry `entry`'s path is outside ASCII or has a length among `lengths`. */
+  outsideAsciiOr(entry: number, lengths: ReadonlySet<number>): boolean {
+    const wide = this.#wide[entry];
+    if (wide === 1) return true;
+    if (wide === 0) return lengths.has(this.#endAt[entry]! - this.#pathAt[entry]!);
+    const path = this.#quotedText.get(entry)!;
+    return lengths.has(path.length) || /[^\x00-\x7f]/.test(path);
   }
 
   /** The path of entry `entry`. */

@@ -35,6 +35,10 @@ function same(record: OutputRecord, model: ReadonlyMap<string, string>, probes: 
   expect(record.size).toBe(model.size);
   expect([...record].sort()).toEqual([...model].sort());
   expect([...record.keys()].sort()).toEqual([...model.keys()].sort());
+  // Those a new path of one of these lengths may fold onto (builder/output.ts `foldedOntoKept`).
+  for (const lengths of [new Set<number>(), new Set([3, 7, 12])]) {
+    expect([...record.keysOutsideAsciiOr(lengths)].sort()).toEqual([...model.keys()].filter((p) => lengths.has(p.length) || /[^\x00-\x7f]/.test(p)).sort());
+  }
   for (const p of [...probes, ...model.keys()]) {
     expect(record.get(p)).toBe(model.get(p));
     expect(record.has(p)).toBe(model.has(p));
