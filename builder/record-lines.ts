@@ -25,9 +25,13 @@ export class RecordLines {
   /** Paths stored as JSON strings (a line break, or a leading quote), by their text. */
   readonly #quoted: Map<string, number>;
   readonly #quotedText: Map<number, string>;
-  /** The last path looked up and its entry: a build asks for one path several times in a row. */
-  #lastPath: string | undefined;
-  #lastEntry = -1;
+  /**
+   * The last paths looked up and their entries, a few: a build asks for the same paths several
+   * times in a row (all of a skill's files checked, then each claimed and set).
+   */
+  readonly #recentPaths: (string | undefined)[] = new Array<string | undefined>(RECENT).fill(undefined);
+  readonly #recentEntries = new Int32Array(RECENT);
+  #recentNext = 0;
 
   private constructor(bytes: Buffer, keyAt: Int32Array, pathAt: Int32Array, endAt: Int32Array, count: number) {
     this.#bytes = bytes;
@@ -131,10 +135,13 @@ export class RecordLines {
 
   /** The entry of `path`, or -1. */
   entryOf(path: string): number {
-    if (path === this.#lastPath) return this.#lastEntry;
+    const recent = this.#recentPaths;
+    for (let i = 0; i < RECENT; i++) if (recent[i] === path) return this.#recentEntries[i]!;
     const entry = this.#find(path);
-    this.#lastPath = path;
-    this.#lastEntry = entry;
+    const slot = this.#recentNext;
+    recent[slot] = path;
+    this.#recentEntries[slot] = entry;
+    this.#recentNext = (slot + 1) % RECENT;
     return entry;
   }
 
@@ -220,6 +227,9 @@ export class RecordLines {
     return true;
   }
 }
+
+/** Paths `entryOf` remembers: more than a skill's files and archive, its discovery index and detail. */
+const RECENT = 8;
 
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;

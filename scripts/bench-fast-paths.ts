@@ -9,7 +9,11 @@
  *   ISO check plus a Date round trip;
  * - query parameters: `ParamReader` (src/params.ts, what the runtime uses) against the zod
  *   schemas of src/query-schemas.ts on the same parameter sets, and the bytes each adds to a
- *   minified bundle (what a browser or a Worker downloads).
+ *   minified bundle (what a browser or a Worker downloads);
+ * - the output record of an incremental build (eight paths a skill): its file's lines held as
+ *   bytes with a hash table (`OutputRecord` over builder/record-lines.ts) against a `Map` of
+ *   strings read line by line, each read and then used as a one-change build uses it (every path
+ *   kept: its key checked, claimed, set in the new output's record; then the paths gone).
  *
  * Each timing is the median of `--runs` passes over all inputs, after one warm-up pass.
  */
@@ -26,6 +30,8 @@ import { readSearchQuery, readAutocompleteQuery } from '../src/answers/search-qu
 import { readListQuery } from '../src/lists.ts';
 import { AutocompleteParams, ListParams, SearchParams } from '../src/query-schemas.ts';
 import { generate } from './gen.ts';
+import { fileKey, OutputRecord } from '../builder/output-record.ts';
+import { RecordLines } from '../builder/record-lines.ts';
 
 const { values } = parseArgs({
   options: {
@@ -123,6 +129,57 @@ add(
   ),
   'ParamReader vs the zod schemas (numbers converted first)',
 );
+
+// The output record: eight paths a skill, as the record file has them.
+const recordPaths = skills.flatMap((s, i) => [
+  ...['files/SKILL.md', 'archive.tar.gz', 'content.json', 'stats.json', 'detail.json'].map((leaf) => `api/v1/skills/${s.id}/${leaf}`),
+  `skills/${s.id}/.well-known/agent-skills/index.json`,
+  `api/v1/skills/_search/q.${i.toString(16).padStart(16, '0')}.json`,
+  `api/v1/categories/${s.categories[0] ?? 'none'}/skills/stars/${i}.json`,
+]);
+const recordKeys = recordPaths.map((path) => fileKey(path));
+const recordBody = Buffer.from(recordPaths.map((path, i) => `${recordKeys[i]} ${path}\n`).join(''), 'utf8');
+/** The paths as a build makes them: new strings each pass, whose hashes no Map has seen yet. */
+const freshPaths = (): string[] => recordPaths.map((path) => `${path.slice(0, 3)}${path.slice(3)}`);
+/**
+ * Keep every path as `OutputWriter.keep` keeps a skill's files (builder/output.ts): the eight
+ * paths' keys checked first, then each path claimed (not in the new record yet) and set.
+ */
+const keepAll = (paths: readonly string[], hasKey: (path: string, key: string) => boolean, has: (path: string) => boolean, set: (path: string, key: string) => void): void => {
+  for (let at = 0; at < paths.length; at += 8) {
+    let all = true;
+    for (let i = at; i < at + 8; i++) all &&= hasKey(paths[i]!, recordKeys[i]!);
+    if (!all) continue;
+    for (let i = at; i < at + 8; i++) if (!has(paths[i]!)) set(paths[i]!, recordKeys[i]!);
+  }
+};
+let gone = 0;
+add(
+  `output record of ${recordPaths.length.toLocaleString('en')} paths`,
+  median(() => {
+    const paths = freshPaths();
+    const previous = new OutputRecord(RecordLines.parse(recordBody)!, true);
+    const next = previous.emptyLike();
+    keepAll(paths, (path, key) => previous.hasKey(path, key), (path) => next.has(path), (path, key) => next.set(path, key));
+    gone = [...previous.missingFrom(next)].length;
+  }),
+  median(() => {
+    const paths = freshPaths();
+    const previous = new Map<string, string>();
+    for (let at = 0; at < recordBody.length; ) {
+      const end = recordBody.indexOf(0x0a, at);
+      const line = recordBody.toString('utf8', at, end);
+      at = end + 1;
+      const second = line.indexOf(' ', line.indexOf(' ') + 1);
+      previous.set(line.slice(second + 1), line.slice(0, second));
+    }
+    const next = new Map<string, string>();
+    keepAll(paths, (path, key) => previous.get(path) === key, (path) => next.has(path), (path, key) => next.set(path, key));
+    gone = [...previous.keys()].filter((path) => !next.has(path)).length;
+  }),
+  'read, then every path kept and the gone ones found: the lines as bytes with a hash table and marks (`OutputRecord`) vs a `Map` of strings read line by line and a second one for the new output',
+);
+if (gone !== 0) throw new Error(`the output record bench kept ${recordPaths.length - gone} of ${recordPaths.length} paths`);
 
 // Bundle bytes of each way to read parameters.
 async function bundleBytes(contents: string): Promise<{ min: number; gzip: number }> {
