@@ -1,10 +1,11 @@
 /**
  * The `<key> <path>` lines of an output record file (builder/output-record.ts) held as the bytes
- * they were read as, with a hash table over their paths. The record of a 100k-skill output has
- * about 800,000 lines: as a Map of two strings per line it took a second to fill, held about 160 MB
- * of small objects that every collection of the old generation walks, and a one-change build made
- * a second such Map of the new output. Here a line is three numbers and the bytes stay outside
- * the JavaScript heap; a record of the new output shares them (`OutputRecord`).
+ * they were read as, with a hash table over their paths. A record has about eight lines per
+ * skill: as a Map of two strings per line, a large one is millions of small objects that every
+ * collection of the old generation walks, and an in-place build would make a second one for its
+ * new output. Here a line is three numbers and its bytes stay outside the JavaScript heap; a
+ * record of the new output shares them (`OutputRecord`). BENCHMARKS.md "The output record as
+ * bytes" measures both.
  */
 
 /** Lines of a record file, looked up by path. Entries are numbered in file order. */
