@@ -194,7 +194,7 @@ export function readCheckedLinesWithDelta(file: string, reader: CheckedLinesRead
   const header = readCheckedLines(
     file,
     (head) => {
-      delta = stored !== undefined && stored.header.base === head.checksum ? stored : undefined;
+      delta = deltaOver(stored, head);
       return reader.accept(head, delta?.header);
     },
     (text, tail) => reader.line(text, true, tail),
@@ -211,6 +211,31 @@ export function readCheckedLinesWithDelta(file: string, reader: CheckedLinesRead
     return undefined;
   }
   return { header, delta: delta.header };
+}
+
+/** `stored`, the delta read beside a base whose header is `header`, when it was written over that very base. */
+function deltaOver<D extends { header: Record<string, unknown> }>(stored: D | undefined, header: Record<string, unknown>): D | undefined {
+  return stored !== undefined && stored.header.base === header.checksum ? stored : undefined;
+}
+
+/**
+ * Checked file `file` as bytes (`readCheckedBytes`) with its delta as text, when the delta was
+ * written over this very base (as `readCheckedLinesWithDelta` takes it); undefined when the base
+ * cannot be read or `accept` (given its header and the delta's) refuses it.
+ */
+export function readCheckedBytesWithDelta(
+  file: string,
+  accept: (header: Record<string, unknown>, delta: Record<string, unknown> | undefined) => boolean,
+): { header: Record<string, unknown>; body: Buffer; delta?: { header: Record<string, unknown>; body: string } } | undefined {
+  // The delta is small and read first: whether the base is accepted may depend on it.
+  const stored = readCheckedFile(deltaFile(file));
+  let delta: typeof stored;
+  const whole = readCheckedBytes(file, (header) => {
+    delta = deltaOver(stored, header);
+    return accept(header, delta?.header);
+  });
+  if (whole === undefined) return undefined;
+  return delta === undefined ? whole : { ...whole, delta };
 }
 
 /**

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, rmSync, type BigIntStats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MANIFEST_PATH, skillPath } from '../src/paths.ts';
-import { readCheckedBytes, readCheckedFile, deltaFile, readCheckedLinesWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
+import { readCheckedBytesWithDelta, readCheckedLinesWithDelta, writeCheckedFileWhole, writeDeltaFile } from './checked-file.ts';
 import { RecordLines } from './record-lines.ts';
 
 const FORMAT = 'skills-api-output-record';
@@ -68,7 +68,7 @@ export class OutputRecord implements Iterable<[string, string]> {
   }
 
   get(path: string): string | undefined {
-    const other = this.#other.get(path);
+    const other = this.#otherKey(path);
     if (other !== undefined) return other;
     const entry = this.#entry(path);
     return entry !== -1 && this.#present[entry] === 1 ? this.#lines!.keyOf(entry) : undefined;
@@ -76,10 +76,15 @@ export class OutputRecord implements Iterable<[string, string]> {
 
   /** Whether the record has `path` with key `key` (`get(path) === key`, without making the key's string). */
   hasKey(path: string, key: string): boolean {
+    const other = this.#otherKey(path);
+    if (other !== undefined) return other === key;
     const entry = this.#entry(path);
-    if (entry === -1 || this.#present[entry] !== 1) return this.#other.get(path) === key;
-    // A present path of the lines is in `other` only when its key here is another.
-    return this.#other.size === 0 || !this.#other.has(path) ? this.#lines!.keyIs(entry, key) : this.#other.get(path) === key;
+    return entry !== -1 && this.#present[entry] === 1 && this.#lines!.keyIs(entry, key);
+  }
+
+  /** The key of `path` in `other` (a path the lines lack, or one whose key here is another). */
+  #otherKey(path: string): string | undefined {
+    return this.#other.size === 0 ? undefined : this.#other.get(path);
   }
 
   has(path: string): boolean {
@@ -125,14 +130,19 @@ export class OutputRecord implements Iterable<[string, string]> {
       for (let entry = 0; entry < lines.capacity; entry++) {
         if (this.#present[entry] !== 1) continue;
         const path = lines.pathOf(entry);
-        yield [path, this.#other.get(path) ?? lines.keyOf(entry)];
+        yield [path, this.#otherKey(path) ?? lines.keyOf(entry)];
       }
     }
     for (const [path, key] of this.#other) if (this.#entry(path) === -1) yield [path, key];
   }
 
+  /** Every path, in the order of `entries`; no key is decoded. */
   *keys(): IterableIterator<string> {
-    for (const [path] of this.entries()) yield path;
+    const lines = this.#lines;
+    if (lines !== undefined) {
+      for (let entry = 0; entry < lines.capacity; entry++) if (this.#present[entry] === 1) yield lines.pathOf(entry);
+    }
+    for (const path of this.#other.keys()) if (this.#entry(path) === -1) yield path;
   }
 
   [Symbol.iterator](): IterableIterator<[string, string]> {
@@ -212,22 +222,15 @@ export function readOutputRecord(cacheDir: string, out: string): OutputRecord | 
   const identity = outputIdentity(out);
   if (identity === undefined) return undefined;
   const fits = (head: Record<string, unknown>): boolean => head.format === FORMAT && head.version === VERSION && head.output === identity;
-  const file = recordFile(cacheDir, out);
-  // The delta is small and read first: whether the base is taken depends on it (a delta
-  // describes the output as its build left it; the base, the output of an earlier build).
-  const stored = readCheckedFile(deltaFile(file));
-  let delta: typeof stored;
-  const whole = readCheckedBytes(file, (header) => {
-    delta = stored !== undefined && stored.header.base === header.checksum ? stored : undefined;
-    return fits(delta?.header ?? header);
-  });
+  // A delta describes the output as its build left it; the base, the output of an earlier build.
+  const whole = readCheckedBytesWithDelta(recordFile(cacheDir, out), (header, delta) => fits(delta ?? header));
   if (whole === undefined) return undefined;
   const lines = RecordLines.parse(whole.body);
   if (lines === undefined) return undefined;
   const record = new OutputRecord(lines, true);
   const changes = new Map<string, string | null>();
   try {
-    for (const line of delta?.body.split('\n') ?? []) if (!readRecordLine(line, record, changes)) return undefined;
+    for (const line of whole.delta?.body.split('\n') ?? []) if (!readRecordLine(line, record, changes)) return undefined;
   } catch {
     return undefined;
   }
